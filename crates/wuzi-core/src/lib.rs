@@ -1,0 +1,25 @@
+//! wuzi-core: the board, the four Gomocup rules, Zobrist hashing and incrementally kept line
+//! patterns. Knows nothing of search or protocol.
+//!
+//! - `board`: padded cell array, bitboards, history, make/unmake with incremental patterns;
+//! - `pattern`: line keys, per-rule pattern tables and the threat combination;
+//! - `rule`: what wins under each rule; `renju`: Black's forbidden moves;
+//! - `zobrist`: fixed-seed hash keys; `symmetry`: board symmetries;
+//! - `reference`: the slow classifier the fast structures are tested against.
+
+pub mod bitboard;
+pub mod board;
+pub mod pattern;
+pub mod reference;
+mod renju;
+pub mod rule;
+pub mod symmetry;
+mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::{Board, Cell, MAX_SIZE, MIN_SIZE};
+pub use pattern::{flag, Pattern, Threat};
+pub use rule::Rule;
+pub use symmetry::Symmetry;
+pub use types::{BoardError, Color, ForbiddenKind, Point};

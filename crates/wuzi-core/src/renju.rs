@@ -1,0 +1,69 @@
+//! Renju: Black's forbidden moves under the RIF rules.
+//!
+//! For Black, a move that makes exactly five wins whatever else it makes. Otherwise it is
+//! forbidden if it makes an overline, two or more fours (two fours in one line count), or
+//! two or more threes. A three is a line that one more move turns into a straight four,
+//! and that move must itself be allowed: it is checked recursively, with the stone in
+//! question on the board (a three whose every completion is forbidden is a "fake three").
+//!
+//! The line-local part comes from the pattern tables (`Pattern::Overline`, `FourFour`,
+//! `F3` with its straight-four completion points); only the recursive check of threes
+//! plays stones, and only for cells flagged `FORBID_CANDIDATE`.
+
+use crate::board::{Board, Cell};
+use crate::pattern::{flag, Pattern};
+use crate::types::{Color, ForbiddenKind};
+
+impl Board {
+    /// Black's forbidden kind at an empty cell, or `None` (always `None` outside renju).
+    /// Plays and takes back stones to check threes; the position is left as it was.
+    pub fn forbidden_kind_at(&mut self, cell: Cell) -> Option<ForbiddenKind> {
+        if !self.rule().has_forbidden_moves()
+            || !self.is_on_board(cell)
+            || !self.is_empty_cell(cell)
+            || self.flags_at(Color::Black, cell) & flag::FORBID_CANDIDATE == 0
+        {
+            return None;
+        }
+        let patterns = [0, 1, 2, 3].map(|d| self.pattern_at(Color::Black, cell, d));
+        if patterns.contains(&Pattern::Five) {
+            return None;
+        }
+        if patterns.contains(&Pattern::Overline) {
+            return Some(ForbiddenKind::Overline);
+        }
+        if patterns.iter().map(|p| p.four_count()).sum::<usize>() >= 2 {
+            return Some(ForbiddenKind::DoubleFour);
+        }
+        let mut completions: [Option<[Cell; 10]>; 4] = [None; 4];
+        let mut counts = [0usize; 4];
+        for d in 0..4 {
+            if patterns[d] == Pattern::F3 {
+                let mut cells = [0; 10];
+                for (i, c) in self
+                    .completion_cells(Color::Black, cell, d)
+                    .enumerate()
+                    .take(10)
+                {
+                    cells[i] = c;
+                    counts[d] = i + 1;
+                }
+                completions[d] = Some(cells);
+            }
+        }
+        self.make(Color::Black, cell);
+        let mut real_threes = 0;
+        for d in 0..4 {
+            if let Some(cells) = completions[d] {
+                if cells[..counts[d]]
+                    .iter()
+                    .any(|&q| self.is_empty_cell(q) && self.forbidden_kind_at(q).is_none())
+                {
+                    real_threes += 1;
+                }
+            }
+        }
+        self.unmake();
+        (real_threes >= 2).then_some(ForbiddenKind::DoubleThree)
+    }
+}
