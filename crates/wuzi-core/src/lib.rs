@@ -9,6 +9,7 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod notation;
 pub mod pattern;
 pub mod reference;
 mod renju;

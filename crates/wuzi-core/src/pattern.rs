@@ -455,16 +455,51 @@ pub struct RuleTables {
     /// Per key and colour: the completion points of the pattern (five points of a four,
     /// straight-four points of an open three, four points of a closed three, ...).
     pub masks: Vec<[u16; 2]>,
-    /// Per colour, per 16-bit code of four pattern nibbles (direction `d` at bits `4d..4d+4`):
-    /// threat class in the low byte, flags in the high byte.
-    pub combined: [Vec<u16>; 2],
+    /// The combined table with the default cell values (`DEFAULT_PATTERN_VALUES`).
+    pub combined: CombinedTable,
+}
+
+/// Default value of each `Pattern` for the cell values of the default combined table.
+pub const DEFAULT_PATTERN_VALUES: [i32; 12] = [0, 1, 2, 4, 8, 10, 24, 20, 60, 200, 0, 0];
+
+/// What a cell's four line patterns combine into, per colour, indexed by the 16-bit code of
+/// the four pattern nibbles (direction `d` at bits `4d..4d+4`). An entry holds the threat
+/// class (bits 0..8), the flags (bits 8..16) and a signed cell value (bits 16..32) that the
+/// board sums over all empty cells (`Board::value_sum`): the evaluation's material. Core
+/// fixes threat and flags; whoever builds the table chooses the values.
+pub struct CombinedTable {
+    pub rule: Rule,
+    pub entries: [Vec<u32>; 2],
+}
+
+impl CombinedTable {
+    /// A table for `rule` whose cell values come from `value(color, patterns, threat)`
+    /// (clamped to the i16 range).
+    pub fn build(rule: Rule, value: impl Fn(Color, [Pattern; 4], Threat) -> i32) -> CombinedTable {
+        let mut entries = [vec![0u32; 1 << 16], vec![0u32; 1 << 16]];
+        for color in Color::BOTH {
+            let renju_black = rule == Rule::Renju && color == Color::Black;
+            for (code, slot) in entries[color.index()].iter_mut().enumerate() {
+                let dirs = [0, 1, 2, 3].map(|d| Pattern::from_u8((code >> (4 * d) & 15) as u8));
+                let (threat, flags) = combine(dirs, renju_black);
+                let v = value(color, dirs, threat).clamp(i16::MIN as i32, i16::MAX as i32);
+                *slot = threat as u32 | (flags as u32) << 8 | ((v as i16 as u16) as u32) << 16;
+            }
+        }
+        CombinedTable { rule, entries }
+    }
+
+    /// The cell value of an entry.
+    #[inline]
+    pub fn value_of(entry: u32) -> i32 {
+        (entry >> 16) as u16 as i16 as i32
+    }
 }
 
 impl RuleTables {
     fn build(rule: Rule) -> RuleTables {
         let mut patterns = vec![0u8; KEY_COUNT];
         let mut masks = vec![[0u16; 2]; KEY_COUNT];
-        let mut combined = [vec![0u16; 1 << 16], vec![0u16; 1 << 16]];
         for color in Color::BOTH {
             let mut view = ViewBuilder {
                 rule,
@@ -477,13 +512,12 @@ impl RuleTables {
                 patterns[key as usize] |= p << (4 * color.index());
                 masks[key as usize][color.index()] = view.masks[key as usize];
             }
-            let renju_black = rule == Rule::Renju && color == Color::Black;
-            for (code, slot) in combined[color.index()].iter_mut().enumerate() {
-                let dirs = [0, 1, 2, 3].map(|d| Pattern::from_u8((code >> (4 * d) & 15) as u8));
-                let (threat, flags) = combine(dirs, renju_black);
-                *slot = threat as u16 | (flags as u16) << 8;
-            }
         }
+        let combined = CombinedTable::build(rule, |_, dirs, _| {
+            dirs.iter()
+                .map(|&p| DEFAULT_PATTERN_VALUES[p as usize])
+                .sum()
+        });
         RuleTables {
             rule,
             patterns,

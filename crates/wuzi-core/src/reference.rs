@@ -293,6 +293,11 @@ pub fn check_consistency(board: &Board) -> Result<(), String> {
             }
         }
     }
+    if board.value_sums_from_scratch()
+        != [board.value_sum(Color::Black), board.value_sum(Color::White)]
+    {
+        return Err("pattern value sums differ from recomputation".into());
+    }
     if hash != board.hash() {
         return Err("hash differs from recomputation".into());
     }
