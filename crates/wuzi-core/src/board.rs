@@ -9,7 +9,8 @@
 //!
 //! Invariants, after every `make`/`unmake` (checked by `reference::check_consistency`):
 //! - `keys[c][d]` is the line key (see `pattern.rs`) of cell `c` in direction `d`, for every
-//!   on-board cell, empty or not;
+//!   on-board cell, empty or not; under freestyle, whose patterns never depend on the fifth
+//!   cell out, stones at distance five are left out of the keys (a fifth fewer updates);
 //! - for every empty on-board cell, `codes` holds its four patterns per colour and `info`
 //!   its combined threat and flags per colour; occupied cells have `info == 0`;
 //! - `sets[color][f]` is exactly the set of empty cells whose flags for `color` have bit `f`;
@@ -551,10 +552,19 @@ impl Board {
     /// along the four lines through `cell` and re-derives the patterns of the empty ones.
     #[inline(always)]
     fn update_lines(&mut self, cell: Cell, color: usize, add: bool) {
+        if self.rule == Rule::Freestyle {
+            self.update_lines_within::<{ REACH - 1 }>(cell, color, add);
+        } else {
+            self.update_lines_within::<REACH>(cell, color, add);
+        }
+    }
+
+    #[inline(always)]
+    fn update_lines_within<const K: usize>(&mut self, cell: Cell, color: usize, add: bool) {
         let mut sums = (0, 0);
         for d in 0..4 {
             let off = self.dir_offsets[d];
-            for k in 1..=REACH {
+            for k in 1..=K {
                 let (behind, ahead) =
                     (DELTA_POSITIVE_SIDE[color][k], DELTA_NEGATIVE_SIDE[color][k]);
                 let (behind, ahead) = if add {

@@ -535,8 +535,7 @@ impl RuleTables {
             OnceLock::new(),
             OnceLock::new(),
         ];
-        let slot = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
-        TABLES[slot].get_or_init(|| RuleTables::build(rule))
+        TABLES[rule.index()].get_or_init(|| RuleTables::build(rule))
     }
 
     #[inline]

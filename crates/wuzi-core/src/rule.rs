@@ -36,6 +36,11 @@ impl Rule {
         Rule::CaroExact,
     ];
 
+    /// Position in `Rule::ALL`: an index for per-rule tables.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The rule for a Gomocup `INFO rule` value (Yixin-Board sends 2 for renju).
     pub fn from_gomocup(code: u32) -> Option<Rule> {
         match code {
@@ -126,6 +131,7 @@ mod tests {
     fn gomocup_codes_round_trip() {
         for rule in Rule::ALL {
             assert_eq!(Rule::from_gomocup(rule.gomocup_code()), Some(rule));
+            assert_eq!(Rule::ALL[rule.index()], rule);
             assert_eq!(rule.name().parse::<Rule>(), Ok(rule));
         }
         assert_eq!(Rule::from_gomocup(2), Some(Rule::Renju));
