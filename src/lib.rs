@@ -3,3 +3,5 @@
 
 pub mod bench_positions;
 pub mod movegen_bench;
+pub mod search_bench;
+pub mod solve;

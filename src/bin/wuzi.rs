@@ -1,8 +1,9 @@
-//! `wuzi`: the command-line tool (benchmarks for now; analysis and matches come with their
-//! issues).
+//! `wuzi`: the command-line tool: benchmarks, threat-space solving and engine matches.
 
 use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 use std::time::Duration;
+use wuzi::search_bench;
 
 #[derive(Parser)]
 #[command(name = "wuzi", version, about = "wuzi Gomoku engine tools")]
@@ -13,65 +14,181 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Measure speed.
+    /// Run a match between two Gomocup-protocol engines (see `wuzi match --help`).
+    Match(wuzi_match::MatchArgs),
+    /// Solve a position by threat-space search: a VCF or VCT and its line.
+    Solve(wuzi::solve::SolveArgs),
+    /// Search the fixed bench positions to a fixed depth (nodes, time, nodes per second and a
+    /// node-count signature), or with --movegen measure make+undo per second.
     Bench {
-        /// Make+undo per second with the incremental pattern update.
+        /// Make+undo per second with the incremental pattern update instead.
         #[arg(long)]
         movegen: bool,
-        /// Milliseconds spent on each position.
+        /// With --movegen: milliseconds spent on each position.
         #[arg(long, default_value_t = 500)]
         ms: u64,
+        /// Override every position's depth.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search each position for this many milliseconds instead of to a fixed depth
+        /// (reports the depth reached; node counts are then not reproducible).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Search threads (only 1 exists so far).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Compare the node-count signature with the one in this file; fail if different.
+        #[arg(long)]
+        check: Option<std::path::PathBuf>,
     },
 }
 
-fn main() {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Bench { movegen, ms, json } => {
-            if !movegen {
-                eprintln!("only `wuzi bench --movegen` exists so far (the search bench comes with the search)");
-                std::process::exit(2);
+        Command::Match(args) => ExitCode::from(wuzi_match::run(&args).clamp(0, 255) as u8),
+        Command::Solve(args) => ExitCode::from(wuzi::solve::run(&args).clamp(0, 255) as u8),
+        Command::Bench {
+            movegen,
+            ms,
+            depth,
+            movetime,
+            threads,
+            json,
+            check,
+        } => {
+            if movegen {
+                movegen_bench(ms, json);
+                return ExitCode::SUCCESS;
             }
-            let results = wuzi::movegen_bench::run(Duration::from_millis(ms.max(1)));
-            let total: u64 = results.iter().map(|r| r.make_undo).sum();
-            let secs: f64 = results.iter().map(|r| r.elapsed.as_secs_f64()).sum();
-            let rate = total as f64 / secs.max(1e-9);
-            if json {
-                let positions: Vec<String> = results
-                    .iter()
-                    .map(|r| {
-                        format!(
-                            "{{\"name\":\"{}\",\"make_undo\":{},\"time_ms\":{},\"make_undo_per_sec\":{:.0}}}",
-                            r.name,
-                            r.make_undo,
-                            r.elapsed.as_millis(),
-                            r.per_second()
-                        )
-                    })
-                    .collect();
-                println!(
-                    "{{\"make_undo\":{total},\"time_ms\":{},\"make_undo_per_sec\":{rate:.0},\"positions\":[{}]}}",
-                    (secs * 1000.0) as u64,
-                    positions.join(",")
-                );
-            } else {
-                for r in &results {
-                    println!(
-                        "{:<32} {:>12} make+undo  {:>12.0} /s",
-                        r.name,
-                        r.make_undo,
-                        r.per_second()
-                    );
-                }
-                println!("{:<32} {total:>12} make+undo  {rate:>12.0} /s", "total");
-                println!(
-                    "board struct: {} bytes",
-                    std::mem::size_of::<wuzi_core::Board>()
-                );
+            if threads != 1 {
+                eprintln!("wuzi bench: --threads {threads}: the parallel search does not exist yet; only 1 thread");
+                return ExitCode::from(2);
             }
+            search_bench_command(depth, movetime.map(Duration::from_millis), json, check)
         }
+    }
+}
+
+fn search_bench_command(
+    depth: Option<u32>,
+    movetime: Option<Duration>,
+    json: bool,
+    check: Option<std::path::PathBuf>,
+) -> ExitCode {
+    let results = match search_bench::run(depth, movetime, |r| {
+        if !json {
+            println!(
+                "{:<18} depth {:>2} best {:<4} score {:>6} nodes {:>10} time {:>7} ms  {:>8} nps",
+                r.name,
+                r.depth,
+                r.best.name(),
+                r.score,
+                r.nodes,
+                r.elapsed.as_millis(),
+                r.nps()
+            );
+        }
+    }) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("wuzi bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+    let time: Duration = results.iter().map(|r| r.elapsed).sum();
+    let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+    if json {
+        let positions: Vec<String> = results
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"name\":\"{}\",\"depth\":{},\"best\":\"{}\",\"score\":{},\"nodes\":{},\"time_ms\":{},\"nps\":{}}}",
+                    r.name,
+                    r.depth,
+                    r.best.name(),
+                    r.score,
+                    r.nodes,
+                    r.elapsed.as_millis(),
+                    r.nps()
+                )
+            })
+            .collect();
+        println!(
+            "{{\"threads\":1,\"nodes\":{nodes},\"time_ms\":{},\"nps\":{nps},\"signature\":{nodes},\"positions\":[{}]}}",
+            time.as_millis(),
+            positions.join(",")
+        );
+    } else {
+        println!(
+            "total nodes {nodes} time {} ms  {nps} nps",
+            time.as_millis()
+        );
+        println!("signature {nodes}");
+    }
+    if let Some(path) = check {
+        let recorded = match std::fs::read_to_string(&path) {
+            Ok(text) => text.trim().to_string(),
+            Err(e) => {
+                eprintln!("wuzi bench: cannot read {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        if recorded != nodes.to_string() {
+            eprintln!(
+                "wuzi bench: signature {nodes} differs from the recorded {recorded} in {}: search behaviour changed; if on purpose, record the new signature",
+                path.display()
+            );
+            return ExitCode::FAILURE;
+        }
+        if !json {
+            println!("signature matches {}", path.display());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn movegen_bench(ms: u64, json: bool) {
+    let results = wuzi::movegen_bench::run(Duration::from_millis(ms.max(1)));
+    let total: u64 = results.iter().map(|r| r.make_undo).sum();
+    let secs: f64 = results.iter().map(|r| r.elapsed.as_secs_f64()).sum();
+    let rate = total as f64 / secs.max(1e-9);
+    if json {
+        let positions: Vec<String> = results
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"name\":\"{}\",\"make_undo\":{},\"time_ms\":{},\"make_undo_per_sec\":{:.0}}}",
+                    r.name,
+                    r.make_undo,
+                    r.elapsed.as_millis(),
+                    r.per_second()
+                )
+            })
+            .collect();
+        println!(
+            "{{\"make_undo\":{total},\"time_ms\":{},\"make_undo_per_sec\":{rate:.0},\"board_bytes\":{},\"positions\":[{}]}}",
+            (secs * 1000.0) as u64,
+            std::mem::size_of::<wuzi_core::Board>(),
+            positions.join(",")
+        );
+    } else {
+        for r in &results {
+            println!(
+                "{:<32} {:>12} make+undo  {:>12.0} /s",
+                r.name,
+                r.make_undo,
+                r.per_second()
+            );
+        }
+        println!("{:<32} {total:>12} make+undo  {rate:>12.0} /s", "total");
+        println!(
+            "board struct: {} bytes",
+            std::mem::size_of::<wuzi_core::Board>()
+        );
     }
 }

@@ -1,0 +1,70 @@
+//! Criterion benches of the search crate: evaluation, move generation and a short search on
+//! the `wuzi bench` positions.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use wuzi::search_bench::POSITIONS;
+use wuzi_search::movepick::{opponent_threatens_open_four, MoveList};
+use wuzi_search::{eval, Limits, Searcher};
+
+fn boards() -> Vec<(&'static str, wuzi_core::Board)> {
+    POSITIONS
+        .iter()
+        .filter_map(|p| p.board().ok().map(|b| (p.name, b)))
+        .collect()
+}
+
+fn evaluation(c: &mut Criterion) {
+    let mut boards = boards();
+    for (_, b) in boards.iter_mut() {
+        eval::prepare(b);
+    }
+    c.bench_function("evaluate_all_bench_positions", |bench| {
+        bench.iter(|| {
+            boards
+                .iter()
+                .map(|(_, b)| eval::evaluate(black_box(b)))
+                .sum::<i32>()
+        })
+    });
+}
+
+fn move_generation(c: &mut Criterion) {
+    let mut boards = boards();
+    let history = vec![0i32; wuzi_core::board::MAX_CELLS];
+    let mut list = MoveList::default();
+    c.bench_function("generate_moves_all_bench_positions", |bench| {
+        bench.iter(|| {
+            let mut n = 0;
+            for (_, b) in boards.iter_mut() {
+                let us = b.side_to_move();
+                let threatened = opponent_threatens_open_four(b, us.opponent());
+                list.fill(b, us, threatened, None, [None; 3], &history);
+                n += list.moves.len();
+            }
+            n
+        })
+    });
+}
+
+fn short_search(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search_depth_6");
+    group.sample_size(10);
+    for (name, board) in boards().into_iter().take(4) {
+        group.bench_function(name, |bench| {
+            bench.iter(|| {
+                let mut s = Searcher::new(8 << 20);
+                let limits = Limits {
+                    max_depth: Some(6),
+                    ..Limits::default()
+                };
+                s.search(&board, &limits, &AtomicBool::new(false), &mut |_| {})
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, evaluation, move_generation, short_search);
+criterion_main!(benches);

@@ -1,0 +1,266 @@
+//! The `wuzi match` command line: [`MatchArgs`] (clap) and [`run`], which turns the arguments
+//! into a [`MatchConfig`], plays the match with live progress and prints the report.
+//!
+//! Exit codes of [`run`]: 0 the match was played (whatever its result), 1 it could not be
+//! played to the end (an engine could not be started, a record could not be written), 2 the
+//! arguments make no match. Every error is one clear line on standard error.
+
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use wuzi_core::Rule;
+
+use crate::args::{
+    has_key, parse_bytes, parse_duration, parse_each, parse_engine_spec, parse_rule, parse_size,
+};
+use crate::clock::TimeControl;
+use crate::config::MatchConfig;
+use crate::error::MatchError;
+use crate::opening::{load_suite, Opening, Order};
+use crate::progress::{print_line, Progress, ProgressMode};
+use crate::report::{final_report, header, json_summary};
+use crate::runner::run_match;
+use crate::sprt::Sprt;
+
+const ENGINE_HELP: &str = "\
+ENGINE SPECS
+  --engine takes comma-separated key=value items:
+    cmd=PROGRAM        the program (required; a path, relative to where wuzi runs, or a name in PATH)
+    arg=ARG            one argument; repeat for more, in order
+    dir=DIR            the engine's working directory
+    name=NAME          its name in results and records (default: the program's file name)
+    option.KEY=VALUE   sent as `INFO KEY VALUE` at the start of every game; repeat for more
+  A first item without '=' is the program. Write \\, for a comma and \\\\ for a backslash
+  inside a value. --each takes option.KEY=VALUE items for both engines (an engine's own
+  option of the same key wins).
+
+PROTOCOL
+  Per game: START (RECTSTART for W x H), then after OK: INFO timeout_turn, timeout_match,
+  max_memory, game_type 1, rule, time_left, and the engine's options. Per move: INFO
+  time_left, then the engine's first move as BOARD (BEGIN on an empty board), later moves as
+  TURN. Start-up time counts in the first move; the tolerance is added to the turn and game
+  limits; time over the turn limit is still charged to the game clock (it carries over).
+
+EXAMPLES
+  wuzi match --engine ./pbrain-new,name=new --engine ./pbrain-old,name=old \\
+      --openings ../shared/testdata/openings/freestyle15-gomocup2024.txt \\
+      --turn-time 1s --match-time 60s --concurrency 2 --sgf games.sgf
+  wuzi match --engine cmd=./pbrain-wuzi,option.thread_num=2 --engine cmd=./pbrain-x,dir=/opt/x \\
+      --rule renju --openings renju.txt --order random --seed 7 --sprt 0 10 0.05 0.05";
+
+/// Run a match between two Gomocup-protocol engines.
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_long_help = ENGINE_HELP)]
+pub struct MatchArgs {
+    /// An engine, `cmd=PROGRAM,arg=..,dir=..,name=..,option.KEY=VALUE` (see below); give it
+    /// exactly twice.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Options for both engines: `option.KEY=VALUE,...`.
+    #[arg(long, value_name = "OPTIONS")]
+    pub each: Vec<String>,
+    /// Board size: N (square) or WxH.
+    #[arg(long, value_name = "N|WxH", default_value = "15", value_parser = parse_size)]
+    pub size: (usize, usize),
+    /// Rule: freestyle, standard, renju, caro, caro-exact, or a Gomocup code (0, 1, 4, 8, 9).
+    #[arg(long, default_value = "freestyle", value_parser = parse_rule)]
+    pub rule: Rule,
+    /// Time per move (`timeout_turn`): 500ms, 1.5s, 2m, or plain milliseconds.
+    #[arg(long, value_name = "TIME", default_value = "1s", value_parser = parse_duration)]
+    pub turn_time: Duration,
+    /// Time per game and engine (`timeout_match`); 0 is unlimited.
+    #[arg(long, value_name = "TIME", default_value = "0", value_parser = parse_duration)]
+    pub match_time: Duration,
+    /// Grace added to both limits before a move loses on time.
+    #[arg(long, value_name = "TIME", default_value = "1s", value_parser = parse_duration)]
+    pub tolerance: Duration,
+    /// Memory limit sent as `INFO max_memory`, in bytes or with K, M, G (binary); 0 unlimited.
+    #[arg(long, value_name = "BYTES", default_value = "350M", value_parser = parse_bytes)]
+    pub max_memory: u64,
+    /// Also adjudicate a loss when an engine's resident memory exceeds --max-memory (Linux).
+    #[arg(long)]
+    pub enforce_memory: bool,
+    /// Opening suite: one opening a line, centre offsets `dx,dy, ...` or moves `h8i9...`.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// One more opening given here (either form); may be repeated.
+    #[arg(long = "opening", value_name = "MOVES")]
+    pub opening_lines: Vec<String>,
+    /// Order of the openings.
+    #[arg(long, value_enum, default_value = "sequential")]
+    pub order: Order,
+    /// Seed of the random order (default: from the clock; printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Number of games (default: two per opening, or 2; under --sprt, the most games).
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Draw when this many stones (the opening included) are on the board.
+    #[arg(long, value_name = "STONES")]
+    pub max_moves: Option<usize>,
+    /// Stop when one hypothesis is accepted: first engine elo0 or elo1 Elo stronger.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
+    pub sprt: Option<Vec<f64>>,
+    /// Write every game to this SGF file (GM[4]).
+    #[arg(long, value_name = "FILE")]
+    pub sgf: Option<PathBuf>,
+    /// Write every game as a piskvork .psq file into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub psq_dir: Option<PathBuf>,
+    /// Keep the engines' MESSAGE (and DEBUG, ERROR, UNKNOWN) lines in this file.
+    #[arg(long, value_name = "FILE")]
+    pub message_log: Option<PathBuf>,
+    /// Progress display.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub progress: ProgressMode,
+    /// Print the full report every N games (on a terminal, Enter prints it at any time).
+    #[arg(long, value_name = "N")]
+    pub report_every: Option<usize>,
+    /// Start new engine processes for every game (default: reuse them, restart after a fault).
+    #[arg(long)]
+    pub fresh_process: bool,
+    /// Also print the final result as one JSON line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `wuzi match`; returns the process exit code.
+pub fn run(args: &MatchArgs) -> i32 {
+    let (cfg, seed_chosen) = match config_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("wuzi match: error: {e}");
+            return 2;
+        }
+    };
+    if let Err(e) = cfg.validate() {
+        eprintln!("wuzi match: error: {e}");
+        return 2;
+    }
+    print_line(&header(&cfg, seed_chosen));
+    let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
+    let mut progress = Progress::new(args.progress, cfg.games, names.clone(), cfg.sprt)
+        .report_every(args.report_every);
+    if args.progress != ProgressMode::Off && std::io::stdin().is_terminal() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let _ = std::thread::Builder::new()
+            .name("report-requests".into())
+            .spawn(move || {
+                for _ in std::io::stdin().lock().lines() {
+                    if tx.send(()).is_err() {
+                        break;
+                    }
+                }
+            });
+        progress = progress.report_on(rx);
+    }
+    let outcome = run_match(&cfg, &mut progress);
+    progress.finish();
+    match outcome {
+        Ok(summary) => {
+            print_line(&final_report(&cfg, &summary));
+            if args.json {
+                print_line(&json_summary(&cfg, &summary));
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("wuzi match: error: {e}");
+            match e {
+                MatchError::Config(_) | MatchError::Opening(_) => 2,
+                _ => 1,
+            }
+        }
+    }
+}
+
+/// The match's settings from the arguments, and the seed if it was chosen here.
+pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), String> {
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two engines with --engine (got {})",
+            args.engines.len()
+        ));
+    }
+    let mut each = Vec::new();
+    for text in &args.each {
+        each.extend(parse_each(text)?);
+    }
+    let mut specs = [
+        parse_engine_spec(&args.engines[0])?,
+        parse_engine_spec(&args.engines[1])?,
+    ];
+    for spec in specs.iter_mut() {
+        let own: Vec<String> = spec
+            .options
+            .iter()
+            .map(|(k, _)| k.to_ascii_lowercase())
+            .collect();
+        let mut merged: Vec<(String, String)> = each
+            .iter()
+            .filter(|(k, _)| !own.contains(&k.to_ascii_lowercase()))
+            .cloned()
+            .collect();
+        merged.append(&mut spec.options);
+        spec.options = merged;
+    }
+    let named = [
+        has_key(&args.engines[0], "name"),
+        has_key(&args.engines[1], "name"),
+    ];
+    if specs[0].name == specs[1].name && !named[0] && !named[1] {
+        let base = specs[0].name.clone();
+        specs[0].name = format!("{base}-1");
+        specs[1].name = format!("{base}-2");
+    }
+    let [first, second] = specs;
+    let mut cfg = MatchConfig::new(first, second);
+    (cfg.width, cfg.height) = args.size;
+    cfg.rule = args.rule;
+    cfg.time = TimeControl {
+        turn: args.turn_time,
+        game: (!args.match_time.is_zero()).then_some(args.match_time),
+        tolerance: args.tolerance,
+    };
+    cfg.max_memory = args.max_memory;
+    cfg.enforce_memory = args.enforce_memory;
+    if let Some(path) = &args.openings {
+        cfg.openings = load_suite(path).map_err(|e| e.to_string())?;
+    }
+    for (i, line) in args.opening_lines.iter().enumerate() {
+        let o =
+            Opening::parse(line, &format!("--opening #{}", i + 1)).map_err(|e| e.to_string())?;
+        cfg.openings.push(o);
+    }
+    cfg.order = args.order;
+    let seed_chosen = args.seed.is_none().then(clock_seed);
+    cfg.seed = args.seed.or(seed_chosen).unwrap_or(0);
+    cfg.concurrency = args.concurrency;
+    cfg.max_moves = args.max_moves;
+    if let Some(v) = &args.sprt {
+        let [elo0, elo1, alpha, beta] = v[..] else {
+            return Err("--sprt takes four numbers: ELO0 ELO1 ALPHA BETA".into());
+        };
+        cfg.sprt = Some(Sprt::new(elo0, elo1, alpha, beta)?);
+    }
+    cfg.games = match (args.games, cfg.sprt.is_some()) {
+        (Some(n), _) => n,
+        (None, true) => 100_000,
+        (None, false) => (2 * cfg.openings.len()).max(2),
+    };
+    cfg.sgf = args.sgf.clone();
+    cfg.psq_dir = args.psq_dir.clone();
+    cfg.message_log = args.message_log.clone();
+    cfg.fresh_process = args.fresh_process;
+    Ok((cfg, seed_chosen))
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}

@@ -1,0 +1,273 @@
+//! Opening suites: reading them, checking them against the board, and ordering them.
+//!
+//! A suite file holds one opening a line, in either of two forms (told apart per line: a line
+//! with a letter is a move string):
+//! - offsets from the centre, `dx,dy, dx,dy, ...`: the point is `x = dx + width/2`,
+//!   `y = dy + height/2` (integer division; (0,0) is the top-left corner, x the column), as in
+//!   the Gomocup suites;
+//! - a move string, `h8i9j10`: letter-number names as `wuzi-protocol` writes them (column
+//!   letter from `a`, row number from 1 at the top).
+//!
+//! In both, moves alternate from Black. Empty lines and lines starting with `#` are skipped.
+//!
+//! Invariant: an [`Opening`] that [`Opening::points`] accepted for a board places only empty,
+//! on-board points, does not end the game (no five, no renju forbidden move) and leaves at
+//! least one empty point.
+
+use std::path::Path;
+
+use thiserror::Error;
+use wuzi_core::{Board, Point, Rule};
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum OpeningError {
+    #[error("cannot read opening file {path}: {message}")]
+    Read { path: String, message: String },
+    #[error("{label}: {message}")]
+    Bad { label: String, message: String },
+    #[error("opening file {path} holds no opening")]
+    Empty { path: String },
+}
+
+/// The moves of an opening as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Moves {
+    /// Offsets from the centre.
+    Offsets(Vec<(i32, i32)>),
+    /// Absolute points.
+    Points(Vec<Point>),
+}
+
+/// One opening: where it came from and its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// `file:line`, or the text itself for an opening given on the command line.
+    pub label: String,
+    /// The line as written (trimmed).
+    pub text: String,
+    moves: Moves,
+}
+
+impl Opening {
+    /// Reads one line in either form; `label` names it in errors.
+    pub fn parse(text: &str, label: &str) -> Result<Opening, OpeningError> {
+        let bad = |message: String| OpeningError::Bad {
+            label: label.to_string(),
+            message,
+        };
+        let text = text.trim();
+        let moves = if text.chars().any(|c| c.is_ascii_alphabetic()) {
+            Moves::Points(wuzi_core::notation::parse_moves(text).map_err(|e| bad(e.to_string()))?)
+        } else {
+            let numbers = text
+                .split(',')
+                .map(|n| n.trim().parse::<i32>())
+                .collect::<Result<Vec<i32>, _>>()
+                .map_err(|_| bad(format!("\"{text}\" is not a list of dx,dy offsets")))?;
+            if numbers.len() % 2 != 0 {
+                return Err(bad(
+                    "an odd count of numbers: offsets come in dx,dy pairs".into()
+                ));
+            }
+            Moves::Offsets(numbers.chunks(2).map(|c| (c[0], c[1])).collect())
+        };
+        Ok(Opening {
+            label: label.to_string(),
+            text: text.to_string(),
+            moves,
+        })
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        match &self.moves {
+            Moves::Offsets(v) => v.len(),
+            Moves::Points(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The opening's points on a board of this size and rule, checked (see the module
+    /// invariant).
+    pub fn points(&self, width: usize, height: usize, rule: Rule) -> Result<Vec<Point>, String> {
+        let raw: Vec<Option<Point>> = match &self.moves {
+            Moves::Offsets(v) => v
+                .iter()
+                .map(|&(dx, dy)| {
+                    let x = i64::from(dx) + (width / 2) as i64;
+                    let y = i64::from(dy) + (height / 2) as i64;
+                    let ok = (0..width as i64).contains(&x) && (0..height as i64).contains(&y);
+                    ok.then(|| Point::new(x as u8, y as u8))
+                })
+                .collect(),
+            Moves::Points(v) => v
+                .iter()
+                .map(|&p| ((p.x as usize) < width && (p.y as usize) < height).then_some(p))
+                .collect(),
+        };
+        let mut board = Board::new(width, height, rule).map_err(|e| e.to_string())?;
+        let mut points = Vec::with_capacity(raw.len());
+        for (i, p) in raw.into_iter().enumerate() {
+            let n = i + 1;
+            let p = p.ok_or_else(|| format!("move {n} is off the {width}x{height} board"))?;
+            board
+                .play(p)
+                .map_err(|_| format!("move {n} ({p}) is on an occupied point"))?;
+            if board.winner().is_some() {
+                return Err(format!("move {n} ({p}) ends the game under {rule}"));
+            }
+            points.push(p);
+        }
+        if board.is_full() {
+            return Err("the opening fills the board".into());
+        }
+        Ok(points)
+    }
+}
+
+/// Reads a suite file. Every line must parse; the suite must not be empty.
+pub fn load_suite(path: &Path) -> Result<Vec<Opening>, OpeningError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| OpeningError::Read {
+        path: shown.clone(),
+        message: e.to_string(),
+    })?;
+    let name = path
+        .file_name()
+        .map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        out.push(Opening::parse(line, &format!("{name}:{}", i + 1))?);
+    }
+    if out.is_empty() {
+        return Err(OpeningError::Empty { path: shown });
+    }
+    Ok(out)
+}
+
+/// Checks every opening of a suite against the board; the first failure is the error.
+pub fn check_suite(
+    suite: &[Opening],
+    width: usize,
+    height: usize,
+    rule: Rule,
+) -> Result<(), OpeningError> {
+    for o in suite {
+        o.points(width, height, rule)
+            .map_err(|message| OpeningError::Bad {
+                label: o.label.clone(),
+                message,
+            })?;
+    }
+    Ok(())
+}
+
+/// In which order the openings are played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Order {
+    /// As in the file.
+    Sequential,
+    /// Shuffled with the seed.
+    Random,
+}
+
+/// The order of `n` openings: `0..n`, or a seeded shuffle of it.
+pub fn arrange(n: usize, order: Order, seed: u64) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..n).collect();
+    if order == Order::Random {
+        let mut rng = SplitMix64(seed);
+        for i in (1..n).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            v.swap(i, j);
+        }
+    }
+    v
+}
+
+/// A small, well-mixed generator for the shuffle (the SplitMix64 sequence).
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_from_the_centre() {
+        let o = Opening::parse("0,0, 1,0, -1,3", "t").unwrap();
+        assert_eq!(o.len(), 3);
+        let p = o.points(15, 15, Rule::Freestyle).unwrap();
+        assert_eq!(
+            p,
+            vec![Point::new(7, 7), Point::new(8, 7), Point::new(6, 10)]
+        );
+        // Rectangular: x from width/2, y from height/2.
+        let p = o.points(20, 11, Rule::Freestyle).unwrap();
+        assert_eq!(p[0], Point::new(10, 5));
+    }
+
+    #[test]
+    fn move_strings_are_absolute() {
+        let o = Opening::parse("h8i9", "t").unwrap();
+        let p = o.points(15, 15, Rule::Renju).unwrap();
+        assert_eq!(p, vec![Point::new(7, 7), Point::new(8, 8)]);
+    }
+
+    #[test]
+    fn bad_openings_are_refused() {
+        assert!(Opening::parse("0,0, 1", "t").is_err());
+        assert!(Opening::parse("0,0, x,1", "t").is_err());
+        let off = Opening::parse("8,0", "t").unwrap();
+        assert!(off.points(15, 15, Rule::Freestyle).is_err());
+        let dup = Opening::parse("0,0, 1,1, 0,0", "t").unwrap();
+        assert!(dup.points(15, 15, Rule::Freestyle).is_err());
+        // Black makes five in the opening: refused.
+        let five = Opening::parse("a1b5a2b6a3b7a4b8a5", "t").unwrap();
+        let e = five.points(15, 15, Rule::Freestyle).unwrap_err();
+        assert!(e.contains("ends the game"), "{e}");
+    }
+
+    #[test]
+    fn the_shared_suites_load_and_fit_their_boards() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/openings");
+        for (file, size, rule, count) in [
+            ("freestyle15-gomocup2024.txt", 15, Rule::Freestyle, 12),
+            ("freestyle20-gomocupjudge.txt", 20, Rule::Freestyle, 6),
+            ("any-size-piskvork.txt", 20, Rule::Freestyle, 41),
+            ("renju15-katagomo-balanced200.txt", 15, Rule::Renju, 200),
+        ] {
+            let suite = load_suite(&dir.join(file)).unwrap();
+            assert_eq!(suite.len(), count, "{file}");
+            check_suite(&suite, size, size, rule).unwrap();
+        }
+    }
+
+    #[test]
+    fn random_order_is_a_seeded_permutation() {
+        let a = arrange(50, Order::Random, 7);
+        let b = arrange(50, Order::Random, 7);
+        let c = arrange(50, Order::Random, 8);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
+        assert_eq!(arrange(4, Order::Sequential, 7), vec![0, 1, 2, 3]);
+    }
+}

@@ -1,0 +1,165 @@
+//! The texts `wuzi match` prints: the header describing the match, the final report, and the
+//! one-line JSON summary.
+
+use std::time::Duration;
+
+use crate::clock::millis;
+use crate::config::MatchConfig;
+use crate::engine::EngineSpec;
+use crate::opening::Order;
+use crate::runner::MatchSummary;
+use crate::sprt::SprtState;
+
+pub fn header(cfg: &MatchConfig, seed_chosen: Option<u64>) -> String {
+    let describe = |e: &EngineSpec| {
+        let mut s = format!("{} = {}", e.name, e.cmd);
+        for a in &e.args {
+            s.push_str(&format!(" {a}"));
+        }
+        if let Some(d) = &e.dir {
+            s.push_str(&format!(" (in {})", d.display()));
+        }
+        for (k, v) in &e.options {
+            s.push_str(&format!(", INFO {k} {v}"));
+        }
+        s
+    };
+    let openings = if cfg.openings.is_empty() {
+        "none".to_string()
+    } else {
+        let seed = match (cfg.order, seed_chosen) {
+            (Order::Random, Some(s)) => format!(", seed {s} (chosen)"),
+            (Order::Random, None) => format!(", seed {}", cfg.seed),
+            _ => String::new(),
+        };
+        format!("{} ({:?}{seed})", cfg.openings.len(), cfg.order).to_lowercase()
+    };
+    let mut s = format!(
+        "Match: {} vs {}\n  {}\n  {}\n  {}{} games, {}x{} {}, {}, max_memory {}, {} at once, openings {}",
+        cfg.engines[0].name,
+        cfg.engines[1].name,
+        describe(&cfg.engines[0]),
+        describe(&cfg.engines[1]),
+        if cfg.sprt.is_some() { "up to " } else { "" },
+        cfg.games,
+        cfg.width,
+        cfg.height,
+        cfg.rule,
+        cfg.time.describe(),
+        cfg.max_memory,
+        cfg.concurrency,
+        openings
+    );
+    if let Some(n) = cfg.max_moves {
+        s.push_str(&format!(", draw at {n} stones"));
+    }
+    if let Some(sprt) = &cfg.sprt {
+        s.push_str(&format!(
+            "\n  SPRT elo0 {} elo1 {} alpha {} beta {}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        ));
+    }
+    s
+}
+
+pub fn final_report(cfg: &MatchConfig, m: &MatchSummary) -> String {
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    let mut s = format!(
+        "=== Match finished: {} of {} games played ===\n",
+        m.stats.games(),
+        m.planned
+    );
+    s.push_str(&m.stats.report(names));
+    if let Some(sprt) = &cfg.sprt {
+        s.push_str(&sprt.describe(&m.stats.total[0]));
+        s.push('\n');
+    }
+    let used: Vec<String> = (0..2)
+        .map(|id| {
+            let total: Duration = m.games.iter().map(|g| g.time_used[id]).sum();
+            let moves: usize = m
+                .games
+                .iter()
+                .map(|g| {
+                    let own = g.moves.len() - g.opening_len;
+                    let black_first = g.opening_len % 2 == 0;
+                    let is_black = g.black == id;
+                    let first_is_own = black_first == is_black;
+                    own / 2 + usize::from(first_is_own && own % 2 == 1)
+                })
+                .sum();
+            let avg = if moves > 0 {
+                millis(total) / moves as u64
+            } else {
+                0
+            };
+            format!("{} {moves} moves, {avg} ms a move on average", names[id])
+        })
+        .collect();
+    s.push_str(&format!("Thinking time: {}", used.join("; ")));
+    s
+}
+
+fn json_number(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x:.3}"),
+        _ => "null".to_string(),
+    }
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+pub fn json_summary(cfg: &MatchConfig, m: &MatchSummary) -> String {
+    let t = &m.stats.total[0];
+    let elo = m.stats.elo();
+    let reasons: Vec<String> = m
+        .stats
+        .reasons
+        .iter()
+        .map(|(k, v)| format!("{}:{v}", json_string(k)))
+        .collect();
+    let sprt = match m.sprt {
+        None => "null".to_string(),
+        Some(SprtState::Continue) => "\"continue\"".to_string(),
+        Some(SprtState::AcceptH0) => "\"H0\"".to_string(),
+        Some(SprtState::AcceptH1) => "\"H1\"".to_string(),
+    };
+    let llr = cfg.sprt.map(|s| s.llr(t));
+    format!(
+        "{{\"engines\":[{},{}],\"games\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"elo\":{},\"elo_low\":{},\"elo_high\":{},\"los\":{},\"sprt\":{sprt},\"llr\":{},\"reasons\":{{{}}}}}",
+        json_string(&cfg.engines[0].name),
+        json_string(&cfg.engines[1].name),
+        t.games(),
+        t.wins,
+        t.losses,
+        t.draws,
+        json_number(elo.map(|e| e.diff)),
+        json_number(elo.map(|e| e.low)),
+        json_number(elo.map(|e| e.high)),
+        json_number(m.stats.los()),
+        json_number(llr),
+        reasons.join(",")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+}

@@ -1,0 +1,207 @@
+//! The engine's settings, as `INFO` lines left them.
+//!
+//! Owns the values and what follows from them: the rule (an unsupported code is kept and
+//! reported by [`Settings::rule`] until a supported one arrives), the clock for the time
+//! budget, and the transposition table size. Invariant of [`Settings::table_bytes`]: with a
+//! `max_memory`, the table plus [`RESERVED_BYTES`] (everything else the process holds) stays
+//! below it with a tenth to spare.
+
+use wuzi_core::Rule;
+
+use crate::brain::timer::Clock;
+use crate::{Setting, UNLIMITED_TIME_LEFT};
+
+/// Turn time assumed until `INFO timeout_turn` arrives, in ms.
+pub const DEFAULT_TIMEOUT_TURN: u64 = 5_000;
+/// Memory the process needs besides the table: code, thread stacks, boards, buffers.
+pub const RESERVED_BYTES: u64 = 24 << 20;
+/// Table size without `hash_size` and without `max_memory`.
+pub const DEFAULT_TABLE_BYTES: u64 = 64 << 20;
+/// Largest table used without `hash_size` when `max_memory` allows more.
+pub const MAX_DEFAULT_TABLE_BYTES: u64 = 256 << 20;
+/// Largest table at all.
+pub const MAX_TABLE_BYTES: u64 = 16 << 30;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub timeout_turn: u64,
+    /// `None` until sent; `Some(0)` means no match limit.
+    pub timeout_match: Option<u64>,
+    /// `None` until sent; the raw value otherwise.
+    pub time_left: Option<i64>,
+    pub max_memory: u64,
+    pub game_type: u64,
+    pub rule_code: u64,
+    pub folder: String,
+    pub thread_num: u64,
+    pub hash_kb: u64,
+    pub max_depth: Option<u64>,
+    pub max_node: Option<u64>,
+    pub show_detail: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            timeout_turn: DEFAULT_TIMEOUT_TURN,
+            timeout_match: None,
+            time_left: None,
+            max_memory: 0,
+            game_type: 0,
+            rule_code: 0,
+            folder: String::new(),
+            thread_num: 1,
+            hash_kb: 0,
+            max_depth: None,
+            max_node: None,
+            show_detail: true,
+        }
+    }
+}
+
+/// What changed when a setting was applied, for the session to act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Changed {
+    Nothing,
+    Rule,
+    Table,
+}
+
+impl Settings {
+    pub fn apply(&mut self, setting: Setting) -> Changed {
+        match setting {
+            Setting::TimeoutTurn(v) => self.timeout_turn = v,
+            Setting::TimeoutMatch(v) => self.timeout_match = Some(v),
+            Setting::TimeLeft(v) => self.time_left = Some(v),
+            Setting::MaxMemory(v) => {
+                self.max_memory = v;
+                return Changed::Table;
+            }
+            Setting::GameType(v) => self.game_type = v,
+            Setting::Rule(v) => {
+                self.rule_code = v;
+                return Changed::Rule;
+            }
+            Setting::Folder(v) => self.folder = v,
+            Setting::ThreadNum(v) => self.thread_num = v.max(1),
+            Setting::HashSize(v) => {
+                self.hash_kb = v;
+                return Changed::Table;
+            }
+            Setting::MaxDepth(v) => self.max_depth = v,
+            Setting::MaxNode(v) => self.max_node = v,
+            Setting::ShowDetail(v) => self.show_detail = v != 0,
+            Setting::Other { .. } => {}
+        }
+        Changed::Nothing
+    }
+
+    /// The rule to play, or why the rule code cannot be played.
+    pub fn rule(&self) -> Result<Rule, String> {
+        u32::try_from(self.rule_code)
+            .ok()
+            .and_then(Rule::from_gomocup)
+            .ok_or_else(|| {
+                format!(
+                    "unsupported rule {} (INFO rule: 0 freestyle, 1 standard, 2 or 4 renju, \
+                     8 caro, 9 caro with exact five)",
+                    self.rule_code
+                )
+            })
+    }
+
+    /// The clock for the time budget.
+    pub fn clock(&self) -> Clock {
+        let match_limited = self.timeout_match != Some(0);
+        let time_left = self
+            .time_left
+            .filter(|&v| match_limited && v != UNLIMITED_TIME_LEFT);
+        Clock {
+            timeout_turn: self.timeout_turn,
+            timeout_match: self.timeout_match.unwrap_or(0),
+            time_left,
+        }
+    }
+
+    /// Counts `used_ms` against the match time left (until the manager sends a new value).
+    pub fn spend(&mut self, used_ms: u64) {
+        if let Some(left) = self.time_left {
+            if left != UNLIMITED_TIME_LEFT {
+                self.time_left = Some(left.saturating_sub(used_ms as i64));
+            }
+        }
+    }
+
+    /// The largest table that fits the memory limit.
+    pub fn table_cap(&self) -> u64 {
+        if self.max_memory == 0 {
+            MAX_TABLE_BYTES
+        } else {
+            (self.max_memory.saturating_sub(RESERVED_BYTES) / 10 * 9).min(MAX_TABLE_BYTES)
+        }
+    }
+
+    /// The transposition table size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        let want = if self.hash_kb > 0 {
+            self.hash_kb.saturating_mul(1024)
+        } else if self.max_memory > 0 {
+            MAX_DEFAULT_TABLE_BYTES
+        } else {
+            DEFAULT_TABLE_BYTES
+        };
+        usize::try_from(want.min(self.table_cap())).unwrap_or(usize::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_codes() {
+        let mut s = Settings::default();
+        assert_eq!(s.rule(), Ok(Rule::Freestyle));
+        for (code, rule) in [(1, Rule::Standard), (2, Rule::Renju), (4, Rule::Renju)] {
+            s.apply(Setting::Rule(code));
+            assert_eq!(s.rule(), Ok(rule));
+        }
+        for bad in [3, 5, 6, 7, 12, 16, 1 << 40] {
+            s.apply(Setting::Rule(bad));
+            assert!(s.rule().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn time_left_counts_only_with_a_match_limit() {
+        let mut s = Settings::default();
+        s.apply(Setting::TimeLeft(10_000));
+        assert_eq!(s.clock().time_left, Some(10_000));
+        s.apply(Setting::TimeoutMatch(0));
+        assert_eq!(s.clock().time_left, None);
+        s.apply(Setting::TimeoutMatch(180_000));
+        s.apply(Setting::TimeLeft(UNLIMITED_TIME_LEFT));
+        assert_eq!(s.clock().time_left, None);
+        s.apply(Setting::TimeLeft(-20));
+        assert_eq!(s.clock().time_left, Some(-20));
+        s.apply(Setting::TimeLeft(1_000));
+        s.spend(300);
+        assert_eq!(s.clock().time_left, Some(700));
+    }
+
+    #[test]
+    fn table_fits_max_memory() {
+        let mut s = Settings::default();
+        assert_eq!(s.table_bytes() as u64, DEFAULT_TABLE_BYTES);
+        s.apply(Setting::HashSize(1 << 30)); // a terabyte in KB
+        s.apply(Setting::MaxMemory(367_001_600));
+        let t = s.table_bytes() as u64;
+        assert!(t + RESERVED_BYTES < 367_001_600 / 10 * 9 + RESERVED_BYTES / 10);
+        assert!(t > 200 << 20);
+        s.apply(Setting::MaxMemory(1 << 20));
+        assert_eq!(s.table_bytes(), 0);
+        s.apply(Setting::MaxMemory(0));
+        s.apply(Setting::HashSize(1024));
+        assert_eq!(s.table_bytes(), 1 << 20);
+    }
+}

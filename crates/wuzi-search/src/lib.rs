@@ -1,0 +1,249 @@
+//! wuzi-search: the searcher behind a small, stable API.
+//!
+//! [`Searcher::search`] takes a position, [`Limits`] and a stop flag, reports progress through
+//! a callback ([`Info`], once per completed iteration and line) and returns a
+//! [`SearchResult`]. It knows nothing of any protocol. The internals today are the simple
+//! search of `simple.rs` (iterative-deepening alpha-beta over nearby candidates ordered by
+//! threat); the search issue replaces them behind the same API.
+//!
+//! Guarantees of every implementation: the move returned is on the board, empty, and not a
+//! renju Black forbidden point; a five for the side to move is taken at once; an opponent's
+//! five is blocked when it can be; `None` only when no legal move exists. The transposition
+//! table never exceeds the bytes given to [`Searcher::new`] / [`Searcher::set_hash`] and is
+//! allocated only when a search first needs it.
+//!
+//! Scores are from the point of view of the side to move. [`WIN`] minus `n` means a win in
+//! `n` plies (the five made on ply `n`); scores of magnitude [`WIN_MIN`] or more are proven
+//! wins or losses.
+
+pub mod eval;
+pub mod movepick;
+pub mod search;
+mod simple;
+pub mod threat;
+pub mod tt;
+pub mod vcf;
+pub mod vct;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+pub use wuzi_core::{Board, Color, Point, Rule};
+
+/// The score of a five made on the current move.
+pub const WIN: i32 = 30_000;
+/// Scores at least this large (in magnitude) are proven results.
+pub const WIN_MIN: i32 = WIN - 1_000;
+
+/// What bounds one search. `None` means no bound; times count from the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Do not start a new iteration after this.
+    pub soft_time: Option<Duration>,
+    /// Stop at once after this.
+    pub hard_time: Option<Duration>,
+    pub max_depth: Option<u32>,
+    pub max_nodes: Option<u64>,
+    /// Number of best moves to find (at least 1).
+    pub multipv: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            soft_time: None,
+            hard_time: None,
+            max_depth: None,
+            max_nodes: None,
+            multipv: 1,
+        }
+    }
+}
+
+/// Progress of one line after a completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1 for the best line, 2 for the second, ...
+    pub multipv: usize,
+    pub score: i32,
+    /// Nodes searched so far in this search.
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Point>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    pub best: Point,
+    pub score: i32,
+    /// The last completed depth (0 when the move needed no search).
+    pub depth: u32,
+    pub nodes: u64,
+    /// The best moves with their scores, best first (at least the best move).
+    pub lines: Vec<(Point, i32)>,
+}
+
+/// Switches for tests and experiments; the defaults are what the engine plays with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Options {
+    /// Use the transposition table (probe and store).
+    pub use_tt: bool,
+    /// Reductions and pruning that can change the result (LMR, futility, move-count
+    /// pruning, aspiration windows). Without them the search is plain alpha-beta over the
+    /// threat-restricted move sets, so its score at a fixed depth is exact for that tree.
+    pub pruning: bool,
+    /// Threat-space search: VCF and VCT at the root, VCF at the leaves.
+    pub threat_search: bool,
+    /// The textbook oracle's semantics (`wuzi-textbook`'s Gomoku): every legal point is a
+    /// move, the game ends only when a five is made or the board is full, nothing is
+    /// resolved early (no forced-move extension, no open-four shortcut, no threat search),
+    /// and a leaf's value is the sum over empty points of these weights (indexed by
+    /// `Threat as usize`) for the side to move minus the opponent's. With `pruning` off the
+    /// score at a fixed depth must then equal plain minimax's.
+    pub textbook: Option<[i32; 14]>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            use_tt: true,
+            pruning: true,
+            threat_search: true,
+            textbook: None,
+        }
+    }
+}
+
+/// Which search a [`Searcher`] runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Engine {
+    /// The main search (`search.rs`).
+    #[default]
+    Main,
+    /// The simple search the protocol started with, kept as a yardstick for matches.
+    Simple,
+}
+
+/// Owns everything a search keeps between moves (the transposition table).
+pub struct Searcher {
+    engine: Engine,
+    options: Options,
+    hash_bytes: usize,
+    table: Option<tt::TranspositionTable>,
+    inner: simple::Simple,
+}
+
+impl Searcher {
+    /// A searcher whose table may use up to `hash_bytes` bytes. Allocates nothing yet.
+    pub fn new(hash_bytes: usize) -> Searcher {
+        Searcher::with_engine(hash_bytes, Engine::Main)
+    }
+
+    pub fn with_engine(hash_bytes: usize, engine: Engine) -> Searcher {
+        Searcher {
+            engine,
+            options: Options::default(),
+            hash_bytes,
+            table: None,
+            inner: simple::Simple::new(hash_bytes),
+        }
+    }
+
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    pub fn set_options(&mut self, options: Options) {
+        self.options = options;
+    }
+
+    /// Forgets everything learnt (a new game, or `YXHASHCLEAR`); releases the table.
+    pub fn clear(&mut self) {
+        self.table = None;
+        self.inner.clear();
+    }
+
+    /// Changes the table size bound; the table is rebuilt (empty) when next needed.
+    pub fn set_hash(&mut self, hash_bytes: usize) {
+        if hash_bytes != self.hash_bytes {
+            self.hash_bytes = hash_bytes;
+            self.table = None;
+        }
+        self.inner.set_hash(hash_bytes);
+    }
+
+    /// The table size bound in bytes.
+    pub fn hash_bytes(&self) -> usize {
+        self.hash_bytes
+    }
+
+    /// The most threads this searcher can use.
+    pub fn max_threads(&self) -> usize {
+        1
+    }
+
+    /// Searches `board` for the side to move. Returns `None` only if there is no legal move.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Option<SearchResult> {
+        if self.engine == Engine::Simple {
+            return self.inner.search(board, limits, stop, on_info);
+        }
+        let bytes = self.hash_bytes;
+        let table = self
+            .table
+            .get_or_insert_with(|| tt::TranspositionTable::new(bytes));
+        table.new_search();
+        let mut thread = search::Thread::new(board, table, stop, limits, self.options);
+        let (moves, depth) = search::iterate(&mut thread, on_info);
+        let best = moves.first()?;
+        let score = if best.score.abs() > WIN {
+            0
+        } else {
+            best.score
+        };
+        let lines = moves
+            .iter()
+            .take(limits.multipv.max(1))
+            .map(|m| {
+                (
+                    thread.board.point(m.cell),
+                    if m.score.abs() > WIN { 0 } else { m.score },
+                )
+            })
+            .collect();
+        if depth == 0 && moves.len() == 1 {
+            // A forced or only move: report it as a line.
+            on_info(&Info {
+                depth: 0,
+                seldepth: 0,
+                multipv: 1,
+                score,
+                nodes: thread.nodes,
+                elapsed: thread.elapsed(),
+                pv: vec![thread.board.point(best.cell)],
+            });
+        }
+        Some(SearchResult {
+            best: thread.board.point(best.cell),
+            score,
+            depth,
+            nodes: thread.nodes,
+            lines,
+        })
+    }
+}
+
+/// A legal move found without searching (microseconds): a five, else a block of the
+/// opponent's five, else the candidate with the best threat score, else the centre of an
+/// empty board, else any legal point. `None` only if there is no legal move.
+pub fn quick_move(board: &Board) -> Option<Point> {
+    simple::quick_move(board)
+}

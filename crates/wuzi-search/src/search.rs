@@ -1,0 +1,759 @@
+//! The main search: iterative deepening, aspiration windows, principal variation search over
+//! the shared transposition table, with threat-driven move generation.
+//!
+//! Every node first settles immediate tactics, before the table or the depth is consulted:
+//! a five for the side to move wins; two opponent fives lose; one opponent five leaves a
+//! single move (the block), searched without spending depth, so forced lines are read to
+//! their end; an open four for the side to move (with no opponent five) wins in three plies.
+//! Below that, the opponent's open three restricts the moves to defences and counter-fours
+//! (`movepick.rs`). Late quiet moves are reduced (LMR) and, near the leaves, pruned by move
+//! count and futility. Scores are from the side to move's view; `WIN - n` is a five made `n`
+//! plies from the root.
+//!
+//! A node is one call of `node` or `leaf` (one position visited), the root included.
+
+use crate::eval::{self, EVAL_LIMIT};
+use crate::movepick::{self, MoveList, TACTICAL, TT_MOVE};
+use crate::threat::SolveResult;
+use crate::tt::{Bound, TranspositionTable};
+use crate::vcf::{VcfSolver, UNLIMITED};
+use crate::vct::{VctLimits, VctSolver};
+use crate::{Info, Limits, Options, WIN, WIN_MIN};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+use wuzi_core::board::MAX_CELLS;
+use wuzi_core::{flag, Board, Cell, Point};
+
+pub const MAX_PLY: usize = 128;
+pub const MAX_DEPTH: i32 = 100;
+const INF: i32 = WIN + 1;
+const CHECK_EVERY: u64 = 1024;
+/// VCF nodes a leaf may spend looking for the side to move's continuous fours.
+const LEAF_VCF_NODES: u64 = 80;
+
+/// Late-move reduction in plies for a depth and a move number.
+fn reduction(depth: i32, index: usize) -> i32 {
+    REDUCTIONS[(depth.clamp(0, 63)) as usize][index.min(63)] as i32
+}
+
+/// `0.8 + ln(depth) ln(index) / 1.7`, tabulated.
+static REDUCTIONS: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut table = [[0u8; 64]; 64];
+    for (d, row) in table.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (d as f64).ln() * (i as f64).ln() / 1.7) as u8;
+        }
+    }
+    table
+});
+
+/// Quiet moves searched at depth 1..=4 before the rest are pruned.
+const MOVE_COUNT_LIMIT: [usize; 6] = [0, 6, 9, 13, 18, 24];
+/// Futility margin per ply of depth.
+const FUTILITY_MARGIN: i32 = 120;
+
+pub struct Thread<'a> {
+    pub board: Board,
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    start: Instant,
+    limits: Limits,
+    options: Options,
+    pub nodes: u64,
+    next_check: u64,
+    pub seldepth: usize,
+    stopped: bool,
+    killers: Vec<[Option<Cell>; 2]>,
+    /// Per colour and opponent's last cell: the quiet move that last refuted it.
+    counter_moves: Vec<[Option<Cell>; MAX_CELLS]>,
+    history: Vec<[i32; MAX_CELLS]>,
+    pv: Vec<Vec<Cell>>,
+    lists: Vec<MoveList>,
+    vcf: VcfSolver,
+}
+
+/// A root move with the score and line of its last completed search.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub cell: Cell,
+    pub score: i32,
+    pub pv: Vec<Cell>,
+}
+
+impl<'a> Thread<'a> {
+    pub fn new(
+        board: &Board,
+        tt: &'a TranspositionTable,
+        stop: &'a AtomicBool,
+        limits: &Limits,
+        options: Options,
+    ) -> Thread<'a> {
+        let mut board = board.clone();
+        match options.textbook {
+            Some(weights) => eval::prepare_threat_weights(&mut board, weights),
+            None => eval::prepare(&mut board),
+        }
+        Thread {
+            board,
+            tt,
+            stop,
+            start: Instant::now(),
+            limits: limits.clone(),
+            options,
+            nodes: 0,
+            next_check: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            counter_moves: vec![[None; MAX_CELLS]; 2],
+            history: vec![[0; MAX_CELLS]; 2],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
+            vcf: VcfSolver::with_table_bits(16),
+        }
+    }
+
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        // Nodes also arrive in bulk from the threat solvers: compare, never test a multiple.
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
+            let over_time = self
+                .limits
+                .hard_time
+                .is_some_and(|t| self.start.elapsed() >= t);
+            let over_nodes = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
+            if over_time || over_nodes || self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The root moves: forced ones if the position forces, else every candidate.
+    pub fn root_moves(&mut self) -> Vec<Cell> {
+        let board = &mut self.board;
+        let us = board.side_to_move();
+        if self.options.textbook.is_some() {
+            let mut list = MoveList::default();
+            list.fill_all(board, us, None);
+            list.sort();
+            return list.moves.iter().map(|m| m.0).collect();
+        }
+        let them = us.opponent();
+        let fives = *board.cells_making(us, flag::FIVE);
+        if let Some(c) = fives.first() {
+            return vec![c];
+        }
+        let blocks = *board.cells_making(them, flag::FIVE);
+        if !blocks.is_empty() {
+            let legal = movepick::legal_cells(board, us, &blocks);
+            if !legal.is_empty() {
+                return legal;
+            }
+        }
+        let open_four_set = *board.cells_making(us, flag::OPEN_FOUR);
+        let open_fours = movepick::legal_cells(board, us, &open_four_set);
+        if let Some(&c) = open_fours.first() {
+            return vec![c];
+        }
+        let threatened = movepick::opponent_threatens_open_four(board, them);
+        let mut list = MoveList::default();
+        let history = self.history[us.index()];
+        list.fill(board, us, threatened, None, [None; 3], &history);
+        if list.moves.is_empty() && threatened {
+            list.fill(board, us, false, None, [None; 3], &history);
+        }
+        list.sort();
+        let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();
+        if moves.is_empty() {
+            // Nothing near the stones is legal: any legal empty point.
+            let empty = board.on_board().and_not(&board.occupied());
+            moves = movepick::legal_cells(board, us, &empty);
+        }
+        moves
+    }
+
+    /// Searches the root moves at `depth` within `(alpha, beta)`, reordering `moves` by
+    /// score; returns the best score (meaningless if stopped).
+    pub fn search_root(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -INF;
+        let us = self.board.side_to_move();
+        self.nodes += 1;
+        let fives = *self.board.cells_making(us, flag::FIVE);
+        for i in 0..moves.len() {
+            let cell = moves[i].cell;
+            self.board.make(us, cell);
+            let score = if fives.contains(cell) {
+                self.pv[1].clear();
+                WIN - 1
+            } else if i == 0 {
+                -self.node(-beta, -alpha, depth - 1, 1, true)
+            } else {
+                let mut s = -self.node(-alpha - 1, -alpha, depth - 1, 1, false);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.node(-beta, -alpha, depth - 1, 1, true);
+                }
+                s
+            };
+            self.board.unmake();
+            if self.stopped {
+                return best;
+            }
+            if score > best {
+                best = score;
+                let mut pv = vec![cell];
+                pv.extend_from_slice(&self.pv[1]);
+                moves[i].pv = pv;
+                moves[i].score = score;
+                // Keep the best first, the rest in order.
+                moves[..=i].rotate_right(1);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            } else {
+                moves[i].score = -INF;
+            }
+        }
+        if let (Some(first), true) = (moves.first(), self.options.use_tt) {
+            self.tt.store(
+                self.board.hash(),
+                0,
+                Some(first.cell),
+                best,
+                0,
+                depth,
+                if best >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                },
+            );
+        }
+        best
+    }
+
+    /// Depth is spent: the side to move's continuous fours are the quiescence (a VCF proves
+    /// a win with its distance), else the static evaluation.
+    fn leaf(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let _ = (alpha, beta);
+        if self.options.textbook.is_some() {
+            return eval::material(&self.board);
+        }
+        let us = self.board.side_to_move();
+        if !self.board.cells_making(us, flag::FOUR).is_empty() {
+            let outcome = self
+                .vcf
+                .solve(&mut self.board, us, UNLIMITED, LEAF_VCF_NODES);
+            self.nodes += outcome.nodes;
+            if let SolveResult::Win(line) = outcome.result {
+                return WIN - (ply + line.len()) as i32;
+            }
+        }
+        eval::evaluate(&self.board)
+    }
+
+    /// Threat-space search at the root: the side's own VCF, then (with a share of the time)
+    /// its VCT. A win found is a finished search: its line and score.
+    pub fn root_threats(&mut self) -> Option<RootMove> {
+        let us = self.board.side_to_move();
+        let soft = self.limits.soft_time.or(self.limits.hard_time);
+        let deadline = soft.map(|t| self.start + t / 4);
+        self.vcf.set_deadline(deadline);
+        let outcome = self.vcf.solve(&mut self.board, us, UNLIMITED, 2_000_000);
+        self.vcf.set_deadline(None);
+        self.nodes += outcome.nodes;
+        if let SolveResult::Win(line) = outcome.result {
+            return Some(self.proven_root_move(line));
+        }
+        let mut vct = VctSolver::with_table_bits(16);
+        let limits = VctLimits {
+            max_depth: 8,
+            threat_depth: 2,
+            node_limit: 400_000,
+            deadline: soft.map(|t| self.start + t / 5),
+        };
+        let outcome = vct.solve(&mut self.board, us, &limits);
+        self.nodes += outcome.nodes;
+        if let SolveResult::Win(line) = outcome.result {
+            let line: Vec<Cell> = line.into_iter().take_while(|&c| c < MAX_CELLS).collect();
+            if !line.is_empty() {
+                return Some(self.proven_root_move(line));
+            }
+        }
+        None
+    }
+
+    fn proven_root_move(&self, line: Vec<Cell>) -> RootMove {
+        RootMove {
+            cell: line[0],
+            score: WIN - line.len() as i32,
+            pv: line,
+        }
+    }
+
+    /// The root moves that leave the opponent no VCF (checked only if the opponent has one
+    /// now); all of them if none does (the search then finds the best loss).
+    pub fn filter_against_opponent_vcf(&mut self, cells: Vec<Cell>) -> Vec<Cell> {
+        let us = self.board.side_to_move();
+        let them = us.opponent();
+        if cells.len() <= 1 || self.board.cells_making(them, flag::FOUR).is_empty() {
+            return cells;
+        }
+        let soft = self.limits.soft_time.or(self.limits.hard_time);
+        self.vcf.set_deadline(soft.map(|t| self.start + t / 3));
+        let outcome = self.vcf.solve(&mut self.board, them, UNLIMITED, 200_000);
+        self.nodes += outcome.nodes;
+        if !outcome.result.is_win() {
+            self.vcf.set_deadline(None);
+            return cells;
+        }
+        let our_fours = *self.board.cells_making(us, flag::FOUR);
+        let mut safe = Vec::new();
+        for &cell in &cells {
+            if our_fours.contains(cell) {
+                safe.push(cell);
+                continue;
+            }
+            self.board.make(us, cell);
+            let outcome = self.vcf.solve(&mut self.board, them, UNLIMITED, 20_000);
+            self.board.unmake();
+            self.nodes += outcome.nodes;
+            if !outcome.result.is_win() {
+                safe.push(cell);
+            }
+        }
+        self.vcf.set_deadline(None);
+        if safe.is_empty() {
+            cells
+        } else {
+            safe
+        }
+    }
+
+    /// Settles what needs no search (see the module documentation): `Some(score)` if the node
+    /// is decided (or a forced block was searched), narrowing the window by mate distance.
+    fn resolve_tactics(
+        &mut self,
+        alpha: &mut i32,
+        beta: &mut i32,
+        depth: i32,
+        ply: usize,
+        is_pv: bool,
+    ) -> Option<i32> {
+        let us = self.board.side_to_move();
+        let them = us.opponent();
+        if !self.board.cells_making(us, flag::FIVE).is_empty() {
+            return Some(WIN - (ply as i32 + 1));
+        }
+        if self.board.is_full() {
+            return Some(0);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(eval::evaluate(&self.board));
+        }
+        // No five now: our earliest win is a five three plies on, their earliest two.
+        *alpha = (*alpha).max(-(WIN - ply as i32 - 2));
+        *beta = (*beta).min(WIN - ply as i32 - 3);
+        if *alpha >= *beta {
+            return Some(*alpha);
+        }
+        let their_fives = *self.board.cells_making(them, flag::FIVE);
+        match their_fives.count() {
+            0 => {}
+            1 => {
+                let block = their_fives.first()?;
+                if !movepick::legal_for(&mut self.board, us, block) {
+                    return Some(-(WIN - ply as i32 - 2));
+                }
+                self.board.make(us, block);
+                let score = -self.node(-*beta, -*alpha, depth, ply + 1, is_pv);
+                self.board.unmake();
+                self.set_pv(ply, block);
+                return Some(score);
+            }
+            _ => return Some(-(WIN - ply as i32 - 2)),
+        }
+        let open_fours = *self.board.cells_making(us, flag::OPEN_FOUR);
+        if !open_fours.is_empty() && movepick::any_legal(&mut self.board, us, &open_fours) {
+            return Some(WIN - (ply as i32 + 3));
+        }
+        None
+    }
+
+    /// One node of the tree (not the root).
+    fn node(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, is_pv: bool) -> i32 {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = self.board.side_to_move();
+        let them = us.opponent();
+        let textbook = self.options.textbook.is_some();
+        if textbook {
+            // Plain minimax semantics: the game ends when a five is made, nothing is
+            // resolved early.
+            if self.board.move_count() > 0 && self.board.winner().is_some() {
+                return -(WIN - ply as i32);
+            }
+            if self.board.is_full() {
+                return 0;
+            }
+            if ply >= MAX_PLY - 1 {
+                return eval::material(&self.board);
+            }
+        } else if let Some(score) = self.resolve_tactics(&mut alpha, &mut beta, depth, ply, is_pv) {
+            return score;
+        }
+        if depth <= 0 {
+            return self.leaf(alpha, beta, ply);
+        }
+        let hash = self.board.hash();
+        let entry = if self.options.use_tt {
+            self.tt.probe(hash, ply)
+        } else {
+            None
+        };
+        if let Some(e) = entry {
+            if !is_pv && e.depth >= depth {
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if usable {
+                    return e.score;
+                }
+            }
+        }
+        let static_eval = match entry {
+            Some(e) if e.eval.abs() < EVAL_LIMIT => e.eval,
+            _ if textbook => eval::material(&self.board),
+            _ => eval::evaluate(&self.board),
+        };
+        let threatened = !textbook && movepick::opponent_threatens_open_four(&mut self.board, them);
+        // Reverse futility: far above beta with nothing to answer.
+        let pruning = self.options.pruning;
+        if pruning
+            && !is_pv
+            && !threatened
+            && depth <= 3
+            && beta.abs() < WIN_MIN
+            && static_eval - FUTILITY_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
+        let tt_move = entry
+            .and_then(|e| e.cell)
+            .filter(|&c| self.board.is_empty_cell(c));
+        let last = self.board.last_cell();
+        let counter = last.and_then(|c| self.counter_moves[us.index()][c]);
+        let [k0, k1] = self.killers[ply];
+        let refutations = [k0, k1, counter];
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        if textbook {
+            list.fill_all(&mut self.board, us, tt_move);
+        } else {
+            list.fill(
+                &mut self.board,
+                us,
+                threatened,
+                tt_move,
+                refutations,
+                &self.history[us.index()],
+            );
+        }
+        if list.moves.is_empty() {
+            self.lists[ply] = list;
+            // Threatened with no defence (or only forbidden ones): the open four comes.
+            return if threatened {
+                -(WIN - ply as i32 - 4)
+            } else {
+                0
+            };
+        }
+
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_cell = None;
+        let mut quiets_searched = 0usize;
+        for i in 0..list.moves.len() {
+            list.pick(i);
+            let (cell, order) = list.moves[i];
+            let tactical = (TACTICAL..TT_MOVE).contains(&order) || order >= TT_MOVE + TACTICAL;
+            let quiet = !tactical && !threatened;
+            if pruning && quiet && !is_pv && best > -WIN_MIN {
+                if depth <= 5 && quiets_searched >= MOVE_COUNT_LIMIT[depth as usize] {
+                    continue;
+                }
+                if depth <= 2 && static_eval + FUTILITY_MARGIN * depth + 60 <= alpha {
+                    continue;
+                }
+            }
+            self.board.make(us, cell);
+            self.tt.prefetch(self.board.hash());
+            let mut score;
+            if i == 0 {
+                score = -self.node(-beta, -alpha, depth - 1, ply + 1, is_pv);
+            } else {
+                let r = if pruning && quiet && depth >= 3 && i >= 3 {
+                    (reduction(depth, i) - is_pv as i32).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                score = -self.node(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.node(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+                }
+                if score > alpha && score < beta && is_pv && !self.stopped {
+                    score = -self.node(-beta, -alpha, depth - 1, ply + 1, true);
+                }
+            }
+            self.board.unmake();
+            if self.stopped {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if quiet {
+                quiets_searched += 1;
+            }
+            if score > best {
+                best = score;
+                best_cell = Some(cell);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, cell);
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(cell) {
+                                k[1] = k[0];
+                                k[0] = Some(cell);
+                            }
+                            if let Some(last) = last {
+                                self.counter_moves[us.index()][last] = Some(cell);
+                            }
+                            let bonus = depth * depth;
+                            let h = &mut self.history[us.index()];
+                            h[cell] = (h[cell] + bonus).min(10_000);
+                            for &(other, _) in &list.moves[..i] {
+                                h[other] = (h[other] - bonus).max(-10_000);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if best == -INF {
+            // Every move was pruned: fall back on the static view.
+            return static_eval.min(beta).max(original_alpha);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.options.use_tt {
+            self.tt
+                .store(hash, ply, best_cell, best, static_eval, depth, bound);
+        }
+        best
+    }
+
+    fn set_pv(&mut self, ply: usize, cell: Cell) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(cell);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    pub fn points(&self, cells: &[Cell]) -> Vec<Point> {
+        cells.iter().map(|&c| self.board.point(c)).collect()
+    }
+
+    pub fn elapsed(&self) -> std::time::Duration {
+        self.start.elapsed()
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+}
+
+/// Iterative deepening with aspiration windows and multi-PV. Reports each completed line
+/// through `on_info`; returns the root moves of the last completed iteration, best first, and
+/// the depth completed.
+pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<RootMove>, u32) {
+    let mut cells = thread.root_moves();
+    if cells.len() > 1 && thread.options.threat_search && thread.options.textbook.is_none() {
+        if let Some(win) = thread.root_threats() {
+            on_info(&Info {
+                depth: win.pv.len() as u32,
+                seldepth: win.pv.len() as u32,
+                multipv: 1,
+                score: win.score,
+                nodes: thread.nodes,
+                elapsed: thread.elapsed(),
+                pv: thread.points(&win.pv),
+            });
+            let depth = win.pv.len() as u32;
+            return (vec![win], depth);
+        }
+        cells = thread.filter_against_opponent_vcf(cells);
+    }
+    let mut moves: Vec<RootMove> = cells
+        .iter()
+        .map(|&cell| RootMove {
+            cell,
+            score: -INF,
+            pv: vec![cell],
+        })
+        .collect();
+    if moves.is_empty() {
+        return (moves, 0);
+    }
+    let multipv = thread.limits().multipv.clamp(1, moves.len());
+    let max_depth = thread
+        .limits()
+        .max_depth
+        .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+    let mut completed: Vec<RootMove> = moves.clone();
+    let mut completed_depth = 0;
+    let mut previous: i32 = 0;
+    for depth in 1..=max_depth {
+        let iteration_start = thread.elapsed();
+        let mut found: Vec<RootMove> = Vec::new();
+        for pv_index in 0..multipv {
+            let mut rest: Vec<RootMove> = moves
+                .iter()
+                .filter(|m| !found.iter().any(|f| f.cell == m.cell))
+                .cloned()
+                .collect();
+            let mut delta = 40;
+            let aspiration = thread.options.pruning && depth >= 4 && pv_index == 0;
+            let (mut alpha, mut beta) = if aspiration && previous.abs() < WIN_MIN {
+                (previous - delta, previous + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let score = thread.search_root(&mut rest, depth, alpha, beta);
+                if thread.stopped() {
+                    break score;
+                }
+                if score <= alpha {
+                    alpha = (alpha - delta).max(-INF);
+                    beta = (alpha + beta) / 2;
+                } else if score >= beta {
+                    beta = (beta + delta).min(INF);
+                } else {
+                    break score;
+                }
+                delta *= 2;
+                if delta > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            };
+            if thread.stopped() {
+                break;
+            }
+            if pv_index == 0 {
+                previous = score;
+            }
+            let best = rest[0].clone();
+            on_info(&Info {
+                depth: depth as u32,
+                seldepth: thread.seldepth as u32,
+                multipv: pv_index + 1,
+                score: best.score,
+                nodes: thread.nodes,
+                elapsed: thread.elapsed(),
+                pv: thread.points(&best.pv),
+            });
+            found.push(best);
+            // Keep the order of this pass for the next iteration.
+            for m in rest.into_iter().skip(1) {
+                if let Some(slot) = moves.iter_mut().find(|x| x.cell == m.cell) {
+                    *slot = m;
+                }
+            }
+        }
+        if thread.stopped() && found.is_empty() {
+            break;
+        }
+        // Next iteration: the found lines first, the rest as last ordered.
+        let mut next = found.clone();
+        next.extend(
+            moves
+                .iter()
+                .filter(|m| !found.iter().any(|f| f.cell == m.cell))
+                .cloned(),
+        );
+        moves = next;
+        if found.len() == multipv {
+            completed = moves.clone();
+            completed_depth = depth as u32;
+        } else if !found.is_empty() {
+            // A stopped multi-PV pass still improves the best move.
+            completed = moves.clone();
+        }
+        if thread.stopped() {
+            break;
+        }
+        if moves.len() == 1
+            && (depth >= 8
+                || thread
+                    .limits()
+                    .soft_time
+                    .is_some_and(|soft| thread.elapsed() * 8 >= soft))
+        {
+            break; // A forced move: a few iterations for its score, no more.
+        }
+        let best_score = completed[0].score;
+        if best_score.abs() >= WIN_MIN && WIN - best_score.abs() <= depth {
+            break; // A proven result no deeper search can change.
+        }
+        let elapsed = thread.elapsed();
+        if thread
+            .limits()
+            .soft_time
+            .is_some_and(|soft| elapsed >= soft)
+        {
+            break; // No new iteration after the soft limit.
+        }
+        let last_iteration = elapsed.saturating_sub(iteration_start);
+        if thread
+            .limits()
+            .hard_time
+            .is_some_and(|hard| elapsed + last_iteration * 3 / 2 >= hard)
+        {
+            break; // The next iteration (typically two or more times longer) cannot finish.
+        }
+    }
+    (completed, completed_depth)
+}

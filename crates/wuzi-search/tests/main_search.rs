@@ -1,0 +1,304 @@
+//! Tactics and invariants of the main search (`Engine::Main`), on positions built by hand
+//! for every rule. Rows are drawn top to bottom: `x` Black, `o` White, `.` empty; the side to
+//! move is given explicitly.
+
+use std::sync::atomic::AtomicBool;
+use wuzi_core::{Board, Color, Point, Rule};
+use wuzi_search::{Limits, Options, SearchResult, Searcher, WIN, WIN_MIN};
+
+fn board(rows: &[&str], rule: Rule, to_move: Color) -> Board {
+    let grid: Vec<Vec<char>> = rows
+        .iter()
+        .map(|r| r.chars().filter(|c| !c.is_whitespace()).collect())
+        .collect();
+    let mut b = Board::new(grid[0].len(), grid.len(), rule).expect("size");
+    let mut stones = Vec::new();
+    for (y, row) in grid.iter().enumerate() {
+        for (x, &ch) in row.iter().enumerate() {
+            let c = match ch {
+                'x' => Color::Black,
+                'o' => Color::White,
+                _ => continue,
+            };
+            stones.push((c, Point::new(x as u8, y as u8)));
+        }
+    }
+    // Place the side not to move last, so that the side to move is right.
+    stones.sort_by_key(|(c, _)| *c != to_move.opponent());
+    stones.reverse();
+    for (c, p) in stones {
+        b.place(c, p).expect("place");
+    }
+    if b.side_to_move() != to_move {
+        // Only stones of the side to move: the opponent "passed" last.
+        let (c, p) = b.history()[b.move_count() - 1];
+        b.undo().expect("undo");
+        b.place(c, p).expect("replace");
+    }
+    assert_eq!(b.side_to_move(), to_move);
+    b
+}
+
+fn search(b: &Board, depth: u32, options: Options) -> SearchResult {
+    let mut s = Searcher::new(4 << 20);
+    s.set_options(options);
+    let limits = Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    };
+    s.search(b, &limits, &AtomicBool::new(false), &mut |_| {})
+        .expect("a legal move")
+}
+
+fn best(b: &Board, depth: u32) -> SearchResult {
+    search(b, depth, Options::default())
+}
+
+const P: fn(u8, u8) -> Point = Point::new;
+
+#[test]
+fn takes_a_five_under_every_rule() {
+    let rows = [
+        ". . . . . . . . .",
+        ". x x x x . . . .",
+        ". o o o . . . . .",
+        ". . . . . . . o .",
+        ". . . . . . . . .",
+        ". . . . . . . . .",
+    ];
+    for rule in Rule::ALL {
+        let b = board(&rows, rule, Color::Black);
+        let r = best(&b, 4);
+        assert!(
+            r.best == P(0, 1) || r.best == P(5, 1),
+            "{rule}: {:?}",
+            r.best
+        );
+        assert_eq!(r.score, WIN - 1, "{rule}: a five on the first ply");
+    }
+}
+
+#[test]
+fn blocks_the_only_five_point() {
+    let rows = [
+        ". . . . . . . . . .",
+        ". o x x x x . . . .",
+        ". . . . . . . . . .",
+        ". . . o . . . . . .",
+        ". . . . . o . . . .",
+        ". . . . . . . . . .",
+    ];
+    for rule in Rule::ALL {
+        let b = board(&rows, rule, Color::White);
+        assert_eq!(best(&b, 4).best, P(6, 1), "{rule}");
+    }
+}
+
+#[test]
+fn open_four_is_a_win_in_three_plies() {
+    let rows = [
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . x x x . . . . .",
+        ". . . . . . . . . . .",
+        ". o . . . . . o . . .",
+        ". . . . . . . . . o .",
+    ];
+    let b = board(&rows, Rule::Freestyle, Color::Black);
+    let r = best(&b, 3);
+    assert!(r.best == P(2, 2) || r.best == P(6, 2), "{:?}", r.best);
+    assert_eq!(r.score, WIN - 3);
+}
+
+#[test]
+fn four_three_is_found_with_its_true_distance() {
+    // Black plays (4,4): a four on row 4 (blocked on the left by White) and an open three on
+    // column 4. White must block the four at (5,4); Black makes the open four; five on ply 5.
+    let rows = [
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . . x . . . . . .",
+        ". . . . x . . . . . .",
+        "o x x x . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . . . . . . o . .",
+        ". . . . . . . . . . o",
+    ];
+    let b = board(&rows, Rule::Freestyle, Color::Black);
+    let r = best(&b, 4);
+    assert_eq!(r.best, P(4, 4));
+    assert_eq!(r.score, WIN - 5, "five on the fifth ply");
+}
+
+#[test]
+fn defends_an_open_three() {
+    let rows = [
+        ". . . . . . . . . . . .",
+        ". . . . . . . . . . . .",
+        ". . . . . . . . . . . .",
+        ". . . x x x . . . . . .",
+        ". . . . . . . . . . . .",
+        ". . . . . . o . . . . .",
+        ". . . . . . . . . . . .",
+        ". . . . . . . . . o . .",
+        ". . . . . . . . . . . .",
+    ];
+    let b = board(&rows, Rule::Freestyle, Color::White);
+    let r = best(&b, 5);
+    // Any block of the three: the ends next to it or one further.
+    assert!(
+        [P(2, 3), P(6, 3), P(1, 3), P(7, 3)].contains(&r.best),
+        "{:?}",
+        r.best
+    );
+    assert!(r.score > -WIN_MIN, "the three can be stopped");
+}
+
+#[test]
+fn caro_does_not_count_a_five_blocked_at_both_ends() {
+    // Black to move: o x x x x . o — filling the gap makes a five blocked at both ends by
+    // White, which does not win in caro; the open row below does.
+    let rows = [
+        ". . . . . . . . . .",
+        "o x x x x . o . . .",
+        ". . . . . . . . . .",
+        ". . x x x . . . . .",
+        ". . . . . . . . . .",
+        ". . o . . . . . . o",
+    ];
+    let b = board(&rows, Rule::Caro, Color::Black);
+    let r = best(&b, 3);
+    assert_ne!(r.best, P(5, 1), "a blocked five is no win");
+    assert_eq!(r.score, WIN - 3, "the open three becomes an open four");
+    let b = board(&rows, Rule::Freestyle, Color::Black);
+    assert_eq!(best(&b, 3).best, P(5, 1));
+}
+
+#[test]
+fn renju_black_never_plays_a_forbidden_point() {
+    // (4,4) would make a double three for Black (row and column); Black must not play it
+    // even though it looks strongest.
+    let rows = [
+        ". . . . . . . . . .",
+        ". . . . . . . . . .",
+        ". . . . x . . . . .",
+        ". . . . x . . . . .",
+        ". . x x . . . . . .",
+        ". . . . . . . . . .",
+        ". . . . . . . o . .",
+        ". . . . . . . . . o",
+        ". . . . . . o . . .",
+    ];
+    let mut b = board(&rows, Rule::Renju, Color::Black);
+    assert!(b.is_forbidden(P(4, 4)));
+    let r = best(&b, 4);
+    assert_ne!(r.best, P(4, 4));
+    assert!(!b.is_forbidden(r.best));
+    let b = board(&rows, Rule::Freestyle, Color::Black);
+    assert_eq!(best(&b, 4).best, P(4, 4), "without the renju rule it wins");
+}
+
+#[test]
+fn renju_white_wins_when_blacks_only_block_is_forbidden() {
+    // White has a four whose only block (4,4) is a double three for Black (column 4 and the
+    // diagonal through (2,2) and (3,3)).
+    let rows = [
+        ". . . . . . . . . .",
+        ". . . . . . . . . .",
+        ". . x . x . . . . .",
+        ". . . x x . . . . .",
+        ". . . . . o o o o x",
+        ". . . . . . . . . .",
+        ". . . . . . . . . .",
+        ". . . . . . . . . .",
+    ];
+    let mut b = board(&rows, Rule::Renju, Color::Black);
+    assert!(b.is_forbidden(P(4, 4)));
+    let r = best(&b, 2);
+    assert!(r.score <= -WIN_MIN, "Black is lost: {}", r.score);
+}
+
+/// Random small positions: with the result-changing pruning off, the score at a fixed depth
+/// is the same with and without the transposition table.
+#[test]
+fn same_score_with_and_without_the_table() {
+    let mut seed = 0x1234_5678u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    let mut checked = 0;
+    for round in 0..30 {
+        let rule = Rule::ALL[round % 5];
+        let mut b = Board::new(9, 9, rule).expect("9x9");
+        let stones = 4 + next() % 8;
+        while b.move_count() < stones {
+            let p = P((2 + next() % 5) as u8, (2 + next() % 5) as u8);
+            if b.is_legal(p) {
+                b.play(p).expect("legal");
+                if b.winner().is_some() {
+                    b.undo().expect("undo");
+                    break;
+                }
+            }
+        }
+        let plain = Options {
+            use_tt: false,
+            pruning: false,
+            ..Options::default()
+        };
+        let with_tt = Options {
+            use_tt: true,
+            pruning: false,
+            ..Options::default()
+        };
+        for depth in [2, 3] {
+            let a = search(&b, depth, plain);
+            let t = search(&b, depth, with_tt);
+            assert_eq!(a.score, t.score, "round {round} depth {depth}\n{b:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 60);
+}
+
+#[test]
+fn search_leaves_the_position_and_reports_legal_moves() {
+    let rows = [
+        ". . . . . . . . .",
+        ". . . . . . . . .",
+        ". . . x o . . . .",
+        ". . . o x . . . .",
+        ". . . . . x . . .",
+        ". . . . . . . . .",
+    ];
+    let b = board(&rows, Rule::Standard, Color::White);
+    let hash = b.hash();
+    let mut s = Searcher::new(1 << 20);
+    let limits = Limits {
+        max_depth: Some(5),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let mut infos = Vec::new();
+    let r = s
+        .search(&b, &limits, &AtomicBool::new(false), &mut |i| {
+            infos.push(i.clone())
+        })
+        .expect("move");
+    assert_eq!(b.hash(), hash);
+    assert!(b.is_empty_at(r.best));
+    assert_eq!(r.lines.len(), 3, "three lines for multipv 3");
+    let mut firsts: Vec<Point> = r.lines.iter().map(|l| l.0).collect();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "distinct moves");
+    assert!(
+        r.lines.windows(2).all(|w| w[0].1 >= w[1].1),
+        "best first: {:?}",
+        r.lines
+    );
+    assert!(infos.iter().any(|i| i.multipv == 3 && i.depth == 5));
+}

@@ -1,0 +1,90 @@
+//! `pbrain-wuzi` against itself through the match runner, at a short time control with two
+//! games at once on this 2-core machine: every game must end regularly (five, full board or the
+//! move limit), none by time or any fault. Also checks that the runner adjudicated the fives
+//! itself correctly (replayed with wuzi-core).
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use wuzi_core::{Board, Color};
+use wuzi_match::clock::TimeControl;
+use wuzi_match::opening::load_suite;
+use wuzi_match::{run_match, EndReason, EngineSpec, MatchConfig, Quiet};
+
+fn wuzi(name: &str) -> EngineSpec {
+    let mut spec = EngineSpec::new(env!("CARGO_BIN_EXE_pbrain-wuzi"));
+    spec.name = name.to_string();
+    spec
+}
+
+#[test]
+fn selfplay_at_short_time_control_two_at_once_has_no_time_losses() {
+    let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/testdata/openings/freestyle15-gomocup2026.txt");
+    let mut cfg = MatchConfig::new(wuzi("wuzi-a"), wuzi("wuzi-b"));
+    cfg.openings = load_suite(&suite).expect("opening suite")[..2].to_vec();
+    cfg.games = 4;
+    cfg.concurrency = 2;
+    // 200 ms a move and 6 s a game per engine, with a 500 ms tolerance (half of Gomocup's;
+    // the start-up time counts in each engine's first move): a move that overruns by more, or
+    // a game clock run down, is a time loss.
+    cfg.time = TimeControl {
+        turn: Duration::from_millis(200),
+        game: Some(Duration::from_secs(6)),
+        tolerance: Duration::from_millis(500),
+    };
+    cfg.max_memory = 128 << 20;
+    cfg.max_moves = Some(60);
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(run_match(&cfg, &mut Quiet));
+    });
+    let summary = rx
+        .recv_timeout(Duration::from_secs(100))
+        .expect("the match finished in time")
+        .expect("the match ran");
+    println!("{}", summary.stats.report(["wuzi-a", "wuzi-b"]));
+    for g in &summary.games {
+        let slowest = g.moves.iter().map(|m| m.time).max().unwrap_or_default();
+        println!(
+            "game {}: {} moves, {}, time used {:?}, slowest move {slowest:?}",
+            g.index + 1,
+            g.moves.len(),
+            g.reason,
+            g.time_used
+        );
+    }
+    assert_eq!(summary.games.len(), 4);
+    for g in &summary.games {
+        assert!(
+            matches!(
+                g.reason,
+                EndReason::Five | EndReason::FullBoard | EndReason::MoveLimit(_)
+            ),
+            "game {}: {}",
+            g.index + 1,
+            g.reason
+        );
+        if g.reason == EndReason::Five {
+            let mut board = Board::new(15, 15, wuzi_core::Rule::Freestyle).unwrap();
+            for m in &g.moves {
+                board.play(m.point).unwrap();
+            }
+            let last = if g.moves.len() % 2 == 1 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            assert_eq!(board.winner(), Some(last));
+            assert_eq!(g.winner, Some(last));
+        }
+        for (id, used) in g.time_used.iter().enumerate() {
+            assert!(
+                *used <= Duration::from_millis(6500),
+                "engine {id} used {used:?}"
+            );
+        }
+    }
+    assert_eq!(summary.stats.reasons.get("time"), None);
+}
