@@ -289,7 +289,7 @@ impl<'a> Thread<'a> {
             node_limit: 400_000,
             deadline: soft.map(|t| self.start + t / 5),
         };
-        let outcome = vct.solve(&mut self.board, us, &limits);
+        let outcome = vct.solve_pn(&mut self.board, us, &limits);
         self.nodes += outcome.nodes;
         if let SolveResult::Win(line) = outcome.result {
             let line: Vec<Cell> = line.into_iter().take_while(|&c| c < MAX_CELLS).collect();

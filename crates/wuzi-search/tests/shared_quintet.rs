@@ -23,7 +23,12 @@ fn names(board: &Board, line: &[Point]) -> String {
 
 /// Solves one case with the solver its `solver` field names; returns the result, nodes and
 /// time.
-fn solve_case(case: &Case, node_limit: u64, pn: bool) -> (SolveResult, u64, Duration) {
+fn solve_case(
+    case: &Case,
+    node_limit: u64,
+    pn: bool,
+    deadline: Option<Instant>,
+) -> (SolveResult, u64, Duration) {
     let mut board = case.board.clone();
     let start = Instant::now();
     let outcome = if case.is_vcf() {
@@ -33,7 +38,7 @@ fn solve_case(case: &Case, node_limit: u64, pn: bool) -> (SolveResult, u64, Dura
             max_depth: case.max_depth,
             threat_depth: case.threshold,
             node_limit,
-            deadline: None,
+            deadline,
         };
         // `WUZI_TABLE_BITS` sizes the tables (for experiments; 18 by default).
         let bits = std::env::var("WUZI_TABLE_BITS")
@@ -86,7 +91,7 @@ fn check_shared_cases(pn: bool) {
         .iter()
         .filter(|c| !(c.bench_only || (pn && c.is_vcf())))
     {
-        let (result, nodes, elapsed) = solve_case(case, 50_000_000, pn);
+        let (result, nodes, elapsed) = solve_case(case, 50_000_000, pn, None);
         let verdict = match (&result, &case.expected) {
             (SolveResult::Win(line), Some(_)) => {
                 let line = points(&case.board, line);
@@ -136,13 +141,15 @@ fn check_shared_cases(pn: bool) {
     assert!(failures.is_empty(), "failures:\n{}", failures.join("\n"));
 }
 
-/// The heavy cases: run with `--ignored --nocapture` to see their times.
+/// The heavy cases: run with `--ignored --nocapture` to see their times (proof-number VCT,
+/// or the depth-first one with `WUZI_DFS` set; 120 s each at most).
 #[test]
 #[ignore]
 fn bench_only_cases_report() {
     for case in load_cases().iter().filter(|c| c.bench_only) {
         let pn = std::env::var("WUZI_DFS").is_err();
-        let (result, nodes, elapsed) = solve_case(case, 2_000_000_000, pn);
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let (result, nodes, elapsed) = solve_case(case, 2_000_000_000, pn, Some(deadline));
         let shown = match &result {
             SolveResult::Win(line) => {
                 let line = points(&case.board, line);
@@ -171,7 +178,7 @@ fn selected_cases() {
         .collect();
     let pn = std::env::var("WUZI_PN").is_ok();
     for case in load_cases().iter().filter(|c| wanted.contains(&c.index)) {
-        let (result, nodes, elapsed) = solve_case(case, 2_000_000_000, pn);
+        let (result, nodes, elapsed) = solve_case(case, 2_000_000_000, pn, None);
         eprintln!(
             "{:<60} {:>10} nodes {:>10.1} ms  {:?}",
             case.name(),
