@@ -748,6 +748,15 @@ impl Board {
     /// Whether the side to move may play `p`: on the board, empty, and not one of renju
     /// Black's forbidden points.
     pub fn is_legal(&mut self, p: Point) -> bool {
-        self.is_empty_at(p) && !(self.side == Color::Black && self.is_forbidden(p))
+        self.cell(p)
+            .is_some_and(|c| self.is_empty_cell(c) && self.may_play(self.side, c))
+    }
+
+    /// Whether `color` may play the empty cell `cell` as far as forbidden points go: always
+    /// for White and outside renju; for Black unless it is a forbidden point. Cheap except on
+    /// the few cells flagged `FORBID_CANDIDATE` (see `forbidden_kind_at`).
+    #[inline]
+    pub fn may_play(&mut self, color: Color, cell: Cell) -> bool {
+        color == Color::White || self.forbidden_kind_at(cell).is_none()
     }
 }

@@ -61,12 +61,10 @@ const KILLER: i32 = 700;
 /// Score from which a move counts as tactical (never reduced or pruned).
 pub const TACTICAL: i32 = 450;
 
-/// Whether Black may play `cell` (always true for White and outside renju).
+/// Whether `color` may play the empty `cell` (`Board::may_play`).
 #[inline]
 pub fn legal_for(board: &mut Board, color: Color, cell: Cell) -> bool {
-    color == Color::White
-        || board.flags_at(Color::Black, cell) & flag::FORBID_CANDIDATE == 0
-        || board.forbidden_kind_at(cell).is_none()
+    board.may_play(color, cell)
 }
 
 /// The cells of `set` that `color` may play.

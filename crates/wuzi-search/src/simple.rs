@@ -477,12 +477,7 @@ fn evaluate(board: &Board, us: Color) -> i32 {
 
 /// Whether `us` may play the empty `cell` (renju Black's forbidden points excluded).
 fn allowed(board: &mut Board, us: Color, cell: Cell) -> bool {
-    if us != Color::Black || !board.rule().has_forbidden_moves() {
-        return true;
-    }
-    let suspicious = board.threat_at(us, cell) == Threat::Forbidden
-        || board.flags_at(us, cell) & flag::FORBID_CANDIDATE != 0;
-    !(suspicious && board.is_forbidden(board.point(cell)))
+    board.may_play(us, cell)
 }
 
 /// Empty points within two of a stone that `us` may play, best first.

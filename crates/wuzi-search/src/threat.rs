@@ -63,9 +63,7 @@ pub(crate) enum Node {
 /// Whether `color` may play on the empty cell `cell` (only renju Black has forbidden points).
 #[inline]
 pub(crate) fn is_legal(board: &mut Board, color: Color, cell: Cell) -> bool {
-    color == Color::White
-        || board.flags_at(Color::Black, cell) & flag::FORBID_CANDIDATE == 0
-        || board.forbidden_kind_at(cell).is_none()
+    board.may_play(color, cell)
 }
 
 /// The attacker's five points (empty cells where it makes a winning five).
