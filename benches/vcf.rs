@@ -1,5 +1,5 @@
-//! Criterion bench of the VCF solver on the VCF positions of the shared tactics file
-//! (`../shared/testdata/tactics/vcf-vct-quintet.jsonl`, renju): each iteration solves one
+//! Criterion bench of the VCF solver on the VCF positions of the carried tactics file
+//! (`data/tactics/vcf-vct-quintet.jsonl`, renju): each iteration solves one
 //! position from an emptied table, so the time is that of a cold solve.
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -50,8 +50,7 @@ fn string_list<'a>(line: &'a str, key: &str) -> Option<Vec<&'a str>> {
 }
 
 fn load() -> Vec<Case> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/tactics/vcf-vct-quintet.jsonl");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/tactics/vcf-vct-quintet.jsonl");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut cases = Vec::new();

@@ -20,8 +20,8 @@ fn wuzi(name: &str) -> EngineSpec {
 
 #[test]
 fn selfplay_at_short_time_control_two_at_once_has_no_time_losses() {
-    let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/openings/freestyle15-gomocup2026.txt");
+    let suite =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/openings/freestyle15-gomocup2026.txt");
     let mut cfg = MatchConfig::new(wuzi("wuzi-a"), wuzi("wuzi-b"));
     cfg.openings = load_suite(&suite).expect("opening suite")[..2].to_vec();
     cfg.games = 4;

@@ -64,7 +64,7 @@ fn play(cfg: MatchConfig) -> MatchSummary {
 fn renju_with_balanced_openings_and_a_message_log() {
     let dir = scratch("renju");
     let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/openings/renju15-katagomo-balanced200.txt");
+        .join("data/openings/renju15-katagomo-balanced200.txt");
     let mut cfg = MatchConfig::new(wuzi("wuzi-a"), wuzi("wuzi-b"));
     quick(&mut cfg);
     cfg.rule = Rule::Renju;

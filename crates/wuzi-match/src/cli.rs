@@ -17,7 +17,7 @@ use crate::args::{
 use crate::clock::TimeControl;
 use crate::config::MatchConfig;
 use crate::error::MatchError;
-use crate::opening::{load_suite, Opening, Order};
+use crate::opening::{load_suite, resolve_suite, Opening, Order};
 use crate::progress::{print_line, Progress, ProgressMode};
 use crate::report::{final_report, header, json_summary};
 use crate::runner::run_match;
@@ -44,7 +44,7 @@ PROTOCOL
 
 EXAMPLES
   wuzi match --engine ./pbrain-new,name=new --engine ./pbrain-old,name=old \\
-      --openings ../shared/testdata/openings/freestyle15-gomocup2024.txt \\
+      --openings freestyle15-gomocup2024 \\
       --turn-time 1s --match-time 60s --concurrency 2 --sgf games.sgf
   wuzi match --engine cmd=./pbrain-wuzi,option.thread_num=2 --engine cmd=./pbrain-x,dir=/opt/x \\
       --rule renju --openings renju.txt --order random --seed 7 --sprt 0 10 0.05 0.05";
@@ -81,8 +81,10 @@ pub struct MatchArgs {
     /// Also adjudicate a loss when an engine's resident memory exceeds --max-memory (Linux).
     #[arg(long)]
     pub enforce_memory: bool,
-    /// Opening suite: one opening a line, centre offsets `dx,dy, ...` or moves `h8i9...`.
-    #[arg(long, value_name = "FILE")]
+    /// Opening suite: a file (one opening a line, centre offsets `dx,dy, ...` or moves
+    /// `h8i9...`) or the short name of a suite the project ships in `data/openings`
+    /// (`freestyle15-gomocup2025`, `renju15-katagomo-balanced200`, ...).
+    #[arg(long, value_name = "FILE|SUITE")]
     pub openings: Option<PathBuf>,
     /// One more opening given here (either form); may be repeated.
     #[arg(long = "opening", value_name = "MOVES")]
@@ -229,7 +231,8 @@ pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), Strin
     cfg.max_memory = args.max_memory;
     cfg.enforce_memory = args.enforce_memory;
     if let Some(path) = &args.openings {
-        cfg.openings = load_suite(path).map_err(|e| e.to_string())?;
+        let path = resolve_suite(path).map_err(|e| e.to_string())?;
+        cfg.openings = load_suite(&path).map_err(|e| e.to_string())?;
     }
     for (i, line) in args.opening_lines.iter().enumerate() {
         let o =

@@ -14,7 +14,7 @@
 //! on-board points, does not end the game (no five, no renju forbidden move) and leaves at
 //! least one empty point.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 use wuzi_core::{Board, Point, Rule};
@@ -27,6 +27,14 @@ pub enum OpeningError {
     Bad { label: String, message: String },
     #[error("opening file {path} holds no opening")]
     Empty { path: String },
+    #[error(
+        "no opening file or suite named \"{name}\" (looked in: {looked}; suites there: {known})"
+    )]
+    NotFound {
+        name: String,
+        looked: String,
+        known: String,
+    },
 }
 
 /// The moves of an opening as written.
@@ -126,6 +134,72 @@ impl Opening {
         }
         Ok(points)
     }
+}
+
+/// The folders where a suite may be named by its short name (`freestyle15-gomocup2025`), in
+/// the order they are tried: `$WUZI_DATA/openings`; `data/openings` and `openings` beside the
+/// running binary (an installed copy ships its suites there); and the `data/openings` folder of
+/// the source tree the binary was built from.
+pub fn suite_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(root) = std::env::var_os("WUZI_DATA") {
+        dirs.push(PathBuf::from(root).join("openings"));
+    }
+    if let Some(exe_dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        dirs.push(exe_dir.join("data").join("openings"));
+        dirs.push(exe_dir.join("openings"));
+    }
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/openings"));
+    dirs
+}
+
+/// Finds a suite: `arg` itself when it is a file, else a bare name (with or without `.txt`)
+/// looked up in [`suite_dirs`]. A name that is not found is an error that lists where it
+/// looked and which suites exist there, so a typo is easy to see.
+pub fn resolve_suite(arg: &Path) -> Result<PathBuf, OpeningError> {
+    if arg.is_file() {
+        return Ok(arg.to_path_buf());
+    }
+    let name = arg.to_string_lossy().into_owned();
+    let bare = arg.components().count() == 1 && !name.contains(['/', '\\']);
+    let dirs = suite_dirs();
+    if bare {
+        for dir in &dirs {
+            for candidate in [dir.join(&name), dir.join(format!("{name}.txt"))] {
+                if candidate.is_file() {
+                    return Ok(candidate);
+                }
+            }
+        }
+    }
+    let mut known: Vec<String> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let file = e.file_name().to_string_lossy().into_owned();
+            file.strip_suffix(".txt").map(str::to_string)
+        })
+        .collect();
+    known.sort();
+    known.dedup();
+    Err(OpeningError::NotFound {
+        name,
+        looked: dirs
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        known: if known.is_empty() {
+            "none".into()
+        } else {
+            known.join(", ")
+        },
+    })
 }
 
 /// Reads a suite file. Every line must parse; the suite must not be empty.
@@ -244,8 +318,8 @@ mod tests {
     }
 
     #[test]
-    fn the_shared_suites_load_and_fit_their_boards() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/openings");
+    fn the_carried_suites_load_and_fit_their_boards() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/openings");
         for (file, size, rule, count) in [
             ("freestyle15-gomocup2024.txt", 15, Rule::Freestyle, 12),
             ("freestyle20-gomocupjudge.txt", 20, Rule::Freestyle, 6),
@@ -256,6 +330,28 @@ mod tests {
             assert_eq!(suite.len(), count, "{file}");
             check_suite(&suite, size, size, rule).unwrap();
         }
+    }
+
+    #[test]
+    fn suites_are_found_by_short_name_or_path() {
+        let by_name = resolve_suite(Path::new("freestyle15-gomocup2025")).unwrap();
+        assert!(
+            by_name.ends_with("freestyle15-gomocup2025.txt"),
+            "{by_name:?}"
+        );
+        assert_eq!(load_suite(&by_name).unwrap().len(), 12);
+        let with_ext = resolve_suite(Path::new("renju15-katagomo-balanced200.txt")).unwrap();
+        assert_eq!(load_suite(&with_ext).unwrap().len(), 200);
+        // A path is taken as it is.
+        assert_eq!(resolve_suite(&by_name).unwrap(), by_name);
+        let e = resolve_suite(Path::new("freestyle15-gomocup1999")).unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains("freestyle15-gomocup2025"), "{text}");
+        // A path that does not exist is not looked up by name.
+        assert!(matches!(
+            resolve_suite(Path::new("no/such/freestyle15-gomocup2025")),
+            Err(OpeningError::NotFound { .. })
+        ));
     }
 
     #[test]

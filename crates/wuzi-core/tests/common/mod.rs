@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use wuzi_core::{Board, Color, Point, Rule};
 
-/// `../shared/testdata` from the project root.
+/// `data/<rel>`: the test data the repository carries (see `data/README.md`).
 pub fn testdata(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/testdata")
+        .join("../../data")
         .join(rel)
 }
 

@@ -69,7 +69,7 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The shared opening suites.
+/// The opening suites the repository carries (`data/openings`).
 pub fn openings_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/openings")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/openings")
 }

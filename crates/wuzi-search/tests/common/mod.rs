@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 use wuzi_core::{Board, Color, Point, Rule};
 
-/// `../shared/testdata/<rel>` from the project root.
+/// `data/<rel>`: the test data the repository carries (see `data/README.md`).
 pub fn testdata(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/testdata")
+        .join("../../data")
         .join(rel)
 }
 

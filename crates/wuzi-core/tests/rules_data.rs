@@ -1,4 +1,4 @@
-//! Every case of `../shared/testdata/rules/`: renju forbidden points from the quintet unit
+//! Every case of `data/rules/`: renju forbidden points from the quintet unit
 //! tests and the RIF diagrams, each checked by the fast (table) path and by the slow
 //! reference classifier.
 
@@ -39,7 +39,7 @@ fn kind_of(name: &str) -> ForbiddenKind {
 #[test]
 fn quintet_forbidden_cases() {
     let text = std::fs::read_to_string(testdata("rules/renju-forbidden-quintet.jsonl"))
-        .expect("shared testdata present");
+        .expect("data/rules present");
     let mut cases = 0;
     for (line_no, line) in text
         .lines()
@@ -96,7 +96,7 @@ fn quintet_forbidden_cases() {
 #[test]
 fn rif_diagram_cases() {
     let text = std::fs::read_to_string(testdata("rules/renju-forbidden-rif-diagrams.json"))
-        .expect("shared testdata present");
+        .expect("data/rules present");
     let doc: Value = serde_json::from_str(&text).expect("json");
     let cases = doc["cases"].as_array().expect("cases");
     assert_eq!(cases.len(), 6);

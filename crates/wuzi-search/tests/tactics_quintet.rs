@@ -1,4 +1,4 @@
-//! The shared solver checks of `tactics/vcf-vct-quintet.jsonl` (renju): every non-bench case
+//! The solver checks of `data/tactics/vcf-vct-quintet.jsonl` (renju): every non-bench case
 //! must be answered right, and every win returned must pass the independent line checker.
 
 mod common;
