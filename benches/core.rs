@@ -3,8 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
-use wuzi::movegen_bench::positions;
 use wuzi_core::{Board, Rule};
+use wuzi_search::bench::movegen::positions;
 
 fn make_undo(c: &mut Criterion) {
     let mut group = c.benchmark_group("make_undo");

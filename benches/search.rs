@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
-use wuzi::search_bench::POSITIONS;
+use wuzi_search::bench::POSITIONS;
 use wuzi_search::movepick::{opponent_threatens_open_four, MoveList};
 use wuzi_search::{eval, Limits, Searcher};
 
@@ -32,7 +32,7 @@ fn evaluation(c: &mut Criterion) {
 
 fn move_generation(c: &mut Criterion) {
     let mut boards = boards();
-    let history = vec![0i32; wuzi_core::board::MAX_CELLS];
+    let history = vec![0i32; wuzi_core::geometry::MAX_CELLS];
     let mut list = MoveList::default();
     c.bench_function("generate_moves_all_bench_positions", |bench| {
         bench.iter(|| {

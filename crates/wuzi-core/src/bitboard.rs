@@ -6,7 +6,7 @@
 //! carries an on-board cell into another on-board row: dilation is plain shifts and ORs,
 //! masked by the set of on-board cells afterwards.
 
-use crate::board::MAX_CELLS;
+use crate::geometry::MAX_CELLS;
 
 pub const WORDS: usize = MAX_CELLS.div_ceil(64);
 

@@ -25,14 +25,7 @@ use crate::rule::{Rule, RunEnd};
 use crate::types::{BoardError, Color, Point};
 use crate::zobrist::{STONE_KEYS, WHITE_TO_MOVE};
 
-pub const MIN_SIZE: usize = 5;
-pub const MAX_SIZE: usize = 32;
-/// Wall cells around the playing area on each side.
-pub const PAD: usize = REACH;
-pub const MAX_STRIDE: usize = MAX_SIZE + 2 * PAD;
-/// Padded cells of the largest board.
-pub const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
-pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
+pub use crate::geometry::{MAX_CELLS, MAX_MOVES, MAX_SIZE, MAX_STRIDE, MIN_SIZE, PAD};
 
 pub(crate) const EMPTY: u8 = 0;
 pub(crate) const WALL: u8 = 3;

@@ -1,6 +1,7 @@
 //! wuzi-core: the board, the four Gomocup rules, Zobrist hashing and incrementally kept line
 //! patterns. Knows nothing of search or protocol.
 //!
+//! - `geometry`: supported sizes and the padded cell array's bounds (used by everything below);
 //! - `board`: padded cell array, bitboards, history, make/unmake with incremental patterns;
 //! - `pattern`: line keys, per-rule pattern tables and the threat combination;
 //! - `rule`: what wins under each rule; `renju`: Black's forbidden moves;
@@ -9,6 +10,7 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod geometry;
 pub mod notation;
 pub mod pattern;
 pub mod reference;
@@ -19,7 +21,8 @@ mod types;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use board::{Board, Cell, MAX_SIZE, MIN_SIZE};
+pub use board::{Board, Cell};
+pub use geometry::{MAX_SIZE, MIN_SIZE};
 pub use pattern::{flag, Pattern, Threat};
 pub use rule::Rule;
 pub use symmetry::Symmetry;

@@ -2,7 +2,7 @@
 //! generated at compile time by splitmix64 from a fixed seed so that hashes are the same
 //! in every run and every build.
 
-use crate::board::MAX_CELLS;
+use crate::geometry::MAX_CELLS;
 
 const SEED: u64 = 0x5755_5a49_2d47_4f4d; // "WUZI-GOM"
 

@@ -16,10 +16,12 @@
 //! `n` plies (the five made on ply `n`); scores of magnitude [`WIN_MIN`] or more are proven
 //! wins or losses.
 
+pub mod bench;
 pub mod eval;
 pub mod movepick;
 pub mod search;
 mod simple;
+pub mod solve;
 pub mod threat;
 pub mod tt;
 pub mod vcf;

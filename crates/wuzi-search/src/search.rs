@@ -21,7 +21,7 @@ use crate::vct::{VctLimits, VctSolver};
 use crate::{Info, Limits, Options, WIN, WIN_MIN};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-use wuzi_core::board::MAX_CELLS;
+use wuzi_core::geometry::MAX_CELLS;
 use wuzi_core::{flag, Board, Cell, Point};
 
 pub const MAX_PLY: usize = 128;

@@ -199,6 +199,54 @@ pub(crate) fn losing_answer(board: &mut Board, attacker: Color) -> (Option<Cell>
     (Some(f), five)
 }
 
+/// How the defender must answer when the attacker has a five point (a four on the board): the
+/// forced reply that the VCF and both VCT searches decide the same way.
+// Made and consumed once per node, like the copy of the five points it replaces; boxing the
+// set would allocate on the solvers' hot path.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum FourReply {
+    /// The attacker has no five point: nothing is forced.
+    NotForced,
+    /// One five point, legal for the defender: the only move.
+    Block(Cell),
+    /// No answer stops every five (one five point the defender may not take, or several
+    /// outside caro): the attacker wins. [`losing_line`] shows how.
+    Lost,
+    /// Several five points under caro: a block may leave the other five blocked at both
+    /// ends, so every legal answer among these must be tried.
+    EachOf(Bitboard),
+}
+
+/// The defender's forced reply to `attacker`'s five points.
+pub(crate) fn four_reply(board: &mut Board, attacker: Color) -> FourReply {
+    let (first, second) = first_two(five_points(board, attacker));
+    let Some(first) = first else {
+        return FourReply::NotForced;
+    };
+    if second.is_none() {
+        return if is_legal(board, attacker.opponent(), first) {
+            FourReply::Block(first)
+        } else {
+            FourReply::Lost
+        };
+    }
+    if every_block_leaves_five(board, attacker) {
+        FourReply::Lost
+    } else {
+        FourReply::EachOf(*five_points(board, attacker))
+    }
+}
+
+/// The line of a [`FourReply::Lost`]: one legal answer and the five that follows it, or
+/// nothing when the defender has no legal answer.
+pub(crate) fn losing_line(board: &mut Board, attacker: Color) -> Vec<Cell> {
+    match losing_answer(board, attacker) {
+        (Some(answer), Some(five)) => vec![answer, five],
+        (Some(answer), None) => vec![answer],
+        _ => Vec::new(),
+    }
+}
+
 /// Whether the rule is one of the caro rules (a five blocked at both ends does not win).
 #[inline]
 pub(crate) fn is_caro(rule: Rule) -> bool {

@@ -18,9 +18,9 @@
 //! that the node budget ran out. No allocation per node once the buffers have grown.
 
 use crate::threat::{
-    distance, every_block_leaves_five, first_two, five_points, game_over, is_caro, is_legal,
-    losing_answer, position_key, threat_score, Node, Outcome, PvStack, SolveResult, Table,
-    TableTag, NONE,
+    distance, first_two, five_points, four_reply, game_over, is_caro, is_legal, losing_line,
+    position_key, threat_score, FourReply, Node, Outcome, PvStack, SolveResult, Table, TableTag,
+    NONE,
 };
 use std::time::Instant;
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Rule, Threat};
@@ -338,34 +338,26 @@ impl VcfSolver {
     fn answer(&mut self, board: &mut Board, depth: u16, ply: usize) -> Node {
         let a = self.attacker;
         let d = a.opponent();
-        let (f1, f2) = first_two(five_points(board, a));
-        let Some(f1) = f1 else {
-            return Node::Fail;
-        };
-        if f2.is_none() {
-            if !is_legal(board, d, f1) {
-                self.pv.set(ply, &[]);
+        let fives = match four_reply(board, a) {
+            FourReply::NotForced => return Node::Fail,
+            FourReply::Lost => {
+                let line = losing_line(board, a);
+                self.pv.set(ply, &line);
                 return Node::Win;
             }
-            board.make(d, f1);
-            let r = self.attack(board, depth, ply + 1);
-            board.unmake();
-            if r == Node::Win {
-                self.pv.set_prefix(ply, &[f1]);
+            FourReply::Block(f) => {
+                board.make(d, f);
+                let r = self.attack(board, depth, ply + 1);
+                board.unmake();
+                if r == Node::Win {
+                    self.pv.set_prefix(ply, &[f]);
+                }
+                return r;
             }
-            return r;
-        }
-        // Several five points: outside caro every answer leaves a five.
-        if every_block_leaves_five(board, a) {
-            match losing_answer(board, a) {
-                (Some(f), Some(g)) => self.pv.set(ply, &[f, g]),
-                (Some(f), None) => self.pv.set(ply, &[f]),
-                _ => self.pv.set(ply, &[]),
-            }
-            return Node::Win;
-        }
-        // Caro: some answer may leave the other five blocked; every legal answer must lose.
-        let fives: Bitboard = *five_points(board, a);
+            // Caro: some answer may leave the other five blocked; every legal answer must
+            // lose.
+            FourReply::EachOf(fives) => fives,
+        };
         let mut any_legal = false;
         let mut best_len = 0;
         for f in fives.iter() {

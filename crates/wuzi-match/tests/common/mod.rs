@@ -69,7 +69,5 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The opening suites the repository carries (`data/openings`).
-pub fn openings_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/openings")
-}
+#[allow(unused_imports)]
+pub use wuzi_testkit::data::openings_dir;

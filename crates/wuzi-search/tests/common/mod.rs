@@ -1,41 +1,12 @@
-//! Helpers of the solver tests: the shared test data, position builders, and an independent
+//! Helpers of the solver tests (the workspace-wide ones come from `wuzi-testkit`): the quintet
+//! cases, point names, and an independent
 //! checker of winning lines that uses only the core's public board API.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
 use wuzi_core::{Board, Color, Point, Rule};
 
-/// `data/<rel>`: the test data the repository carries (see `data/README.md`).
-pub fn testdata(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data")
-        .join(rel)
-}
-
-/// A board from rows top to bottom (spaces ignored); `black` and `white` name the characters
-/// of each colour, anything else is empty.
-pub fn board_from_rows(rows: &[&str], rule: Rule, black: char, white: char) -> Board {
-    let grid: Vec<Vec<char>> = rows
-        .iter()
-        .map(|r| r.chars().filter(|c| !c.is_whitespace()).collect())
-        .collect();
-    let mut board = Board::new(grid[0].len(), grid.len(), rule).expect("board size");
-    for (y, row) in grid.iter().enumerate() {
-        for (x, &ch) in row.iter().enumerate() {
-            let color = if ch == black {
-                Color::Black
-            } else if ch == white {
-                Color::White
-            } else {
-                continue;
-            };
-            board
-                .place(color, Point::new(x as u8, y as u8))
-                .expect("place");
-        }
-    }
-    board
-}
+pub use wuzi_testkit::data::data as testdata;
+pub use wuzi_testkit::position::board_from_rows;
 
 /// A point like `J12` (column letter from A, row number from 1 at the bottom).
 pub fn parse_point(s: &str, height: usize) -> Point {

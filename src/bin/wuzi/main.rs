@@ -3,7 +3,9 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
-use wuzi::search_bench;
+use wuzi_search::bench as search_bench;
+
+mod solve;
 
 #[derive(Parser)]
 #[command(name = "wuzi", version, about = "wuzi Gomoku engine tools")]
@@ -17,7 +19,7 @@ enum Command {
     /// Run a match between two Gomocup-protocol engines (see `wuzi match --help`).
     Match(wuzi_match::MatchArgs),
     /// Solve a position by threat-space search: a VCF or VCT and its line.
-    Solve(wuzi::solve::SolveArgs),
+    Solve(solve::SolveArgs),
     /// Search the fixed bench positions to a fixed depth (nodes, time, nodes per second and a
     /// node-count signature), or with --movegen measure make+undo per second.
     Bench {
@@ -50,7 +52,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Match(args) => ExitCode::from(wuzi_match::run(&args).clamp(0, 255) as u8),
-        Command::Solve(args) => ExitCode::from(wuzi::solve::run(&args).clamp(0, 255) as u8),
+        Command::Solve(args) => ExitCode::from(solve::run(&args).clamp(0, 255) as u8),
         Command::Bench {
             movegen,
             ms,
@@ -153,7 +155,7 @@ fn search_bench_command(
 }
 
 fn movegen_bench(ms: u64, json: bool) {
-    let results = wuzi::movegen_bench::run(Duration::from_millis(ms.max(1)));
+    let results = search_bench::movegen::run(Duration::from_millis(ms.max(1)));
     let total: u64 = results.iter().map(|r| r.make_undo).sum();
     let secs: f64 = results.iter().map(|r| r.elapsed.as_secs_f64()).sum();
     let rate = total as f64 / secs.max(1e-9);

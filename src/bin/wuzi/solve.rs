@@ -1,23 +1,19 @@
-//! `wuzi solve`: proves or disproves a forced win (VCF or VCT) in a position given as a move
-//! list or a file, and prints the verdict, the winning line, the nodes and the time.
-//!
-//! Notation (the project's, see `wuzi_core::notation`): a point is a column letter from `a` at
-//! the left and a row number from 1 at the **top** (Gomocup coordinates plus one), so `h8` is
-//! the centre of 15x15; a move list runs names together or separates them with spaces or
-//! commas (`h8i9j10`, `"h8 i9 j10"`). Moves alternate from Black.
+//! `wuzi solve`: its arguments and its printing. The solving itself is
+//! `wuzi_search::solve`.
 //!
 //! Exit status of [`run`]: 0 when a win was found, 1 when none was (proved absent or budget
 //! spent), 2 for bad input. Nothing here panics on user input.
 
 use clap::{Args, ValueEnum};
-use std::fmt;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
-use wuzi_core::notation::{format_moves, parse_moves};
-use wuzi_core::{Board, Color, Point, Rule};
+use std::time::Duration;
+use wuzi_core::notation::format_moves;
+use wuzi_core::{Color, Point, Rule};
+use wuzi_search::solve::{
+    from_moves, line_holds, read_position, solve, Position, SolveError, SolveKind, SolveRequest,
+};
 use wuzi_search::threat::SolveResult;
-use wuzi_search::vcf::{VcfSolver, UNLIMITED};
-use wuzi_search::vct::{VctLimits, VctSolver};
+use wuzi_search::vcf::UNLIMITED;
 
 /// The arguments of `wuzi solve`.
 #[derive(Args, Debug, Clone)]
@@ -90,37 +86,6 @@ impl From<Side> for Color {
     }
 }
 
-/// Why the input could not be turned into a position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SolveError {
-    NoPosition,
-    File(String, String),
-    Notation(String),
-    Board(String),
-    Diagram(String),
-}
-
-impl fmt::Display for SolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SolveError::NoPosition => write!(f, "give a move list or --file"),
-            SolveError::File(path, e) => write!(f, "cannot read {path}: {e}"),
-            SolveError::Notation(e) => write!(f, "{e}"),
-            SolveError::Board(e) => write!(f, "{e}"),
-            SolveError::Diagram(e) => write!(f, "bad diagram: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for SolveError {}
-
-/// A position read from the arguments, with the side to move.
-#[derive(Debug, Clone)]
-pub struct Position {
-    pub board: Board,
-    pub to_move: Color,
-}
-
 /// Builds the position the arguments describe.
 pub fn position(args: &SolveArgs) -> Result<Position, SolveError> {
     let width = args.width.unwrap_or(args.size);
@@ -128,10 +93,7 @@ pub fn position(args: &SolveArgs) -> Result<Position, SolveError> {
     if let Some(path) = &args.file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SolveError::File(path.display().to_string(), e.to_string()))?;
-        if looks_like_diagram(&text) {
-            return diagram(&text, args.rule);
-        }
-        return from_moves(&text, width, height, args.rule);
+        return read_position(&text, width, height, args.rule);
     }
     match &args.moves {
         Some(moves) => from_moves(moves, width, height, args.rule),
@@ -139,127 +101,22 @@ pub fn position(args: &SolveArgs) -> Result<Position, SolveError> {
     }
 }
 
-fn from_moves(text: &str, width: usize, height: usize, rule: Rule) -> Result<Position, SolveError> {
-    let mut board =
-        Board::new(width, height, rule).map_err(|e| SolveError::Board(e.to_string()))?;
-    let moves = parse_moves(text).map_err(|e| SolveError::Notation(e.to_string()))?;
-    let mut color = Color::Black;
-    for p in moves {
-        board
-            .place(color, p)
-            .map_err(|e| SolveError::Board(format!("move {}: {e}", p.name())))?;
-        color = color.opponent();
-    }
-    Ok(Position {
-        board,
-        to_move: color,
-    })
-}
-
-/// Rows of a diagram: its non-empty lines with spaces removed.
-fn diagram_rows(text: &str) -> Vec<Vec<char>> {
-    text.lines()
-        .map(|l| {
-            l.chars()
-                .filter(|c| !c.is_whitespace())
-                .collect::<Vec<char>>()
-        })
-        .filter(|r| !r.is_empty())
-        .collect()
-}
-
-fn looks_like_diagram(text: &str) -> bool {
-    let rows = diagram_rows(text);
-    rows.len() >= 2
-        && rows.iter().all(|r| {
-            r.iter()
-                .all(|c| matches!(c, 'x' | 'X' | 'o' | 'O' | '.' | '-' | '_'))
-        })
-}
-
-fn diagram(text: &str, rule: Rule) -> Result<Position, SolveError> {
-    let rows = diagram_rows(text);
-    let height = rows.len();
-    let width = rows.first().map_or(0, |r| r.len());
-    if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != width) {
-        return Err(SolveError::Diagram(format!(
-            "row {} has {} cells, the first has {width}",
-            i + 1,
-            r.len()
-        )));
-    }
-    let mut board =
-        Board::new(width, height, rule).map_err(|e| SolveError::Board(e.to_string()))?;
-    let mut counts = [0usize; 2];
-    for (y, row) in rows.iter().enumerate() {
-        for (x, &ch) in row.iter().enumerate() {
-            let color = match ch {
-                'x' | 'X' => Color::Black,
-                'o' | 'O' => Color::White,
-                _ => continue,
-            };
-            counts[color.index()] += 1;
-            board
-                .place(color, Point::new(x as u8, y as u8))
-                .map_err(|e| SolveError::Board(e.to_string()))?;
-        }
-    }
-    let to_move = if counts[0] > counts[1] {
-        Color::White
-    } else {
-        Color::Black
-    };
-    Ok(Position { board, to_move })
-}
-
-/// What one solve found.
-#[derive(Debug, Clone)]
-pub struct Report {
-    pub attacker: Color,
-    pub vct: bool,
-    pub depth: u32,
-    pub result: SolveResult,
-    pub nodes: u64,
-    pub elapsed: Duration,
-}
-
-/// Runs the solver the arguments ask for on `pos`.
-pub fn solve(args: &SolveArgs, pos: &Position) -> Report {
-    let attacker = args.attacker.map_or(pos.to_move, Color::from);
-    let mut board = pos.board.clone();
-    let deadline = args
-        .time_ms
-        .map(|ms| Instant::now() + Duration::from_millis(ms));
-    let node_limit = args.nodes.unwrap_or(u64::MAX);
-    let start = Instant::now();
-    let (depth, outcome) = if args.vct {
-        let depth = args.depth.unwrap_or(10);
-        let limits = VctLimits {
-            max_depth: depth,
+/// The solve the arguments ask for.
+pub fn request(args: &SolveArgs) -> SolveRequest {
+    let kind = if args.vct {
+        SolveKind::Vct {
             threat_depth: args.threat_depth,
-            node_limit,
-            deadline,
-        };
-        let mut solver = VctSolver::new();
-        let outcome = if args.shortest {
-            solver.solve(&mut board, attacker, &limits)
-        } else {
-            solver.solve_pn(&mut board, attacker, &limits)
-        };
-        (depth, outcome)
+            shortest: args.shortest,
+        }
     } else {
-        let depth = args.depth.unwrap_or(UNLIMITED);
-        let mut solver = VcfSolver::new();
-        solver.set_deadline(deadline);
-        (depth, solver.solve(&mut board, attacker, depth, node_limit))
+        SolveKind::Vcf
     };
-    Report {
-        attacker,
-        vct: args.vct,
-        depth,
-        result: outcome.result,
-        nodes: outcome.nodes,
-        elapsed: start.elapsed(),
+    SolveRequest {
+        kind,
+        attacker: args.attacker.map(Color::from),
+        depth: args.depth,
+        time: args.time_ms.map(Duration::from_millis),
+        nodes: args.nodes,
     }
 }
 
@@ -270,31 +127,7 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
-/// Plays a winning line out: every move on an empty point, and the last one a five (or, in
-/// renju, a White four that Black cannot legally stop). A guard against printing nonsense.
-fn line_holds(board: &Board, attacker: Color, line: &[Point]) -> bool {
-    let mut b = board.clone();
-    let mut color = attacker;
-    for &p in line {
-        if b.place(color, p).is_err() {
-            return false;
-        }
-        color = color.opponent();
-    }
-    let Some(last) = b.last_cell() else {
-        return false;
-    };
-    if b.is_winning_stone(last) {
-        return true;
-    }
-    let fives = b.five_points(attacker);
-    b.rule() == Rule::Renju
-        && attacker == Color::White
-        && !fives.is_empty()
-        && fives.iter().all(|&f| b.is_forbidden(f))
-}
-
-/// `wuzi solve`: prints the verdict, the line, nodes and time; returns the exit status.
+/// Runs `wuzi solve`: prints the verdict, the line, nodes and time; returns the exit status.
 pub fn run(args: &SolveArgs) -> i32 {
     let pos = match position(args) {
         Ok(pos) => pos,
@@ -303,7 +136,7 @@ pub fn run(args: &SolveArgs) -> i32 {
             return 2;
         }
     };
-    let report = solve(args, &pos);
+    let report = solve(&request(args), &pos);
     let kind = if report.vct { "VCT" } else { "VCF" };
     let depth = if report.depth >= UNLIMITED {
         "unlimited".to_string()
@@ -377,7 +210,7 @@ mod tests {
         let a = args(&["h8a1i8a15j8o1k6o15k7g8", "--rule", "standard"]);
         let pos = position(&a).expect("position");
         assert_eq!(pos.to_move, Color::Black);
-        let report = solve(&a, &pos);
+        let report = solve(&request(&a), &pos);
         let SolveResult::Win(line) = &report.result else {
             panic!("expected a win, got {:?}", report.result);
         };
@@ -395,7 +228,7 @@ mod tests {
             list.extend_from_slice(extra);
             let a = args(&list);
             let pos = position(&a).expect("position");
-            let report = solve(&a, &pos);
+            let report = solve(&request(&a), &pos);
             if a.shortest {
                 // The only win with two attacker moves.
                 assert_eq!(report.result.first_move(), pos.board.cell(Point::new(7, 7)));
@@ -419,16 +252,5 @@ mod tests {
             assert_eq!(run(&a), 2, "{bad:?}");
         }
         assert_eq!(position(&args(&[])).err(), Some(SolveError::NoPosition));
-    }
-
-    #[test]
-    fn diagrams_are_read() {
-        let text = "x x x x .\n. . . . .\no o o . .\n. . . . .\n. . . . .\n";
-        assert!(looks_like_diagram(text));
-        let pos = diagram(text, Rule::Freestyle).expect("diagram");
-        assert_eq!((pos.board.width(), pos.board.height()), (5, 5));
-        assert_eq!(pos.to_move, Color::White);
-        assert!(diagram("x x\nx x x\n", Rule::Freestyle).is_err());
-        assert!(!looks_like_diagram("h8i9j10"));
     }
 }

@@ -1,12 +1,15 @@
-//! `wuzi bench`: a fixed set of positions, each searched to a fixed depth on one thread with
+//! The search bench behind `wuzi bench` (and callable without it): a fixed set of positions, each searched to a fixed depth on one thread with
 //! a fixed table size, from a fresh searcher. The node count is deterministic, so its total
 //! is the bench's signature: a change to search behaviour changes it, and the commit that
 //! makes the change records the new one (`benches/signature.txt`, checked by CI).
 
+use crate::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use wuzi_core::{notation, Board, Point, Rule};
-use wuzi_search::{Limits, Searcher};
+
+pub mod movegen;
+pub mod positions;
 
 /// Table size of every bench search.
 pub const HASH_BYTES: usize = 16 << 20;

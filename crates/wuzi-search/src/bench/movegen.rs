@@ -1,7 +1,7 @@
-//! `wuzi bench --movegen`: make+undo (with the full incremental pattern update) per second
+//! The core's speed behind `wuzi bench --movegen`: make+undo (with the full incremental pattern update) per second
 //! on mid-game positions of 15x15 and 20x20.
 
-use crate::bench_positions::midgame;
+use super::positions::midgame;
 use std::time::{Duration, Instant};
 use wuzi_core::{Board, Rule};
 

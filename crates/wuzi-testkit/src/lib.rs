@@ -1,0 +1,29 @@
+//! wuzi-testkit: the helpers that the workspace's tests share, so that each is written once.
+//! A dev-dependency only; nothing here is part of the engine.
+//!
+//! - [`data`]: paths into the repository's `data/` folder (positions, answers, openings);
+//! - [`position`]: boards from diagrams and move lists;
+//! - [`engine`]: a Gomocup engine driven over pipes as a manager drives it, with a timeout on
+//!   every read, so a broken engine fails a test instead of hanging it;
+//! - [`Lcg`]: a small deterministic generator for test positions.
+//!
+//! Helpers panic with a clear message on a broken fixture: they serve tests, where a panic is
+//! the failure report.
+
+pub mod data;
+pub mod engine;
+pub mod position;
+
+/// A small deterministic generator (a 64-bit linear congruential sequence, high bits out).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// A number in `0..bound` (0 when `bound` is 0).
+    pub fn next(&mut self, bound: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % bound.max(1)
+    }
+}
