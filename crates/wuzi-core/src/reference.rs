@@ -9,7 +9,6 @@ use crate::rule::{Rule, RunEnd};
 use crate::types::{Color, ForbiddenKind, Point};
 use crate::zobrist::{STONE_KEYS, WHITE_TO_MOVE};
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// The four directions as (dx, dy), in the board's order.
 pub const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
@@ -60,10 +59,13 @@ fn run_length(color: Color, w: &Window) -> usize {
     left + right + 1
 }
 
-type Memo = HashMap<(Rule, Color, Window), Pattern>;
+// The memo holds every window reached while classifying (hundreds of thousands when a test
+// checks whole tables); ahash's hasher makes that check measurably faster than std's SipHash
+// (docs/architecture.md), and nothing here needs a hasher resistant to chosen keys.
+type Memo = ahash::AHashMap<(Rule, Color, Window), Pattern>;
 
 thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
 /// What `color` makes along this line by placing on the (empty) centre of `w`.
