@@ -1,7 +1,9 @@
-//! The search bench behind `wuzi bench` (and callable without it): a fixed set of positions, each searched to a fixed depth on one thread with
-//! a fixed table size, from a fresh searcher. The node count is deterministic, so its total
-//! is the bench's signature: a change to search behaviour changes it, and the commit that
-//! makes the change records the new one (`benches/signature.txt`, checked by CI).
+//! The search bench behind `wuzi bench` (and callable without it): a fixed set of positions,
+//! each searched to a fixed depth with a fixed table size, from a fresh table. On one thread
+//! the node count is deterministic, so its total is the bench's signature: a change to search
+//! behaviour changes it, and the commit that makes the change records the new one
+//! (`benches/signature.txt`, checked by CI). With more threads (`parallel.rs`) the nodes are
+//! summed over the threads and vary from run to run: they measure, they sign nothing.
 
 use crate::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;
@@ -154,18 +156,23 @@ impl BenchResult {
     }
 }
 
-/// Searches every position; `depth` overrides the positions' own depths, and `movetime`
-/// replaces the depth by a time limit (then the node counts are not reproducible).
+/// Searches every position on `threads` threads; `depth` overrides the positions' own
+/// depths, and `movetime` replaces the depth by a time limit (then the node counts are not
+/// reproducible).
 pub fn run(
     depth: Option<u32>,
     movetime: Option<Duration>,
+    threads: usize,
     mut progress: impl FnMut(&BenchResult),
 ) -> Result<Vec<BenchResult>, String> {
     let stop = AtomicBool::new(false);
     let mut out = Vec::new();
+    let mut searcher = Searcher::new(HASH_BYTES);
+    searcher.set_threads(threads).map_err(|e| e.to_string())?;
     for pos in POSITIONS {
         let board = pos.board()?;
-        let mut searcher = Searcher::new(HASH_BYTES);
+        // A fresh table for every position; the pool is kept.
+        searcher.clear();
         let limits = match movetime {
             Some(t) => Limits {
                 soft_time: Some(t * 3 / 5),

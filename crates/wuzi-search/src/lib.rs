@@ -19,6 +19,7 @@
 pub mod bench;
 pub mod eval;
 pub mod movepick;
+pub mod parallel;
 pub mod search;
 mod simple;
 pub mod solve;
@@ -129,12 +130,15 @@ pub enum Engine {
     Simple,
 }
 
-/// Owns everything a search keeps between moves (the transposition table).
+/// Owns everything a search keeps between moves: the transposition table and, with more
+/// than one thread, the thread pool (`parallel.rs`).
 pub struct Searcher {
     engine: Engine,
     options: Options,
     hash_bytes: usize,
     table: Option<tt::TranspositionTable>,
+    /// `None` with one thread.
+    pool: Option<parallel::Pool>,
     inner: simple::Simple,
 }
 
@@ -150,6 +154,7 @@ impl Searcher {
             options: Options::default(),
             hash_bytes,
             table: None,
+            pool: None,
             inner: simple::Simple::new(hash_bytes),
         }
     }
@@ -184,7 +189,30 @@ impl Searcher {
 
     /// The most threads this searcher can use.
     pub fn max_threads(&self) -> usize {
-        1
+        match self.engine {
+            Engine::Main => parallel::MAX_THREADS,
+            Engine::Simple => 1,
+        }
+    }
+
+    /// The threads the next search uses.
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, parallel::Pool::threads)
+    }
+
+    /// Sets the number of search threads (clamped to `1..=max_threads()`); the pool is
+    /// started (or rebuilt) now, not during a search. If it cannot be started the searcher
+    /// keeps one thread and says why.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), parallel::PoolError> {
+        let threads = threads.clamp(1, self.max_threads());
+        if threads == self.threads() {
+            return Ok(());
+        }
+        self.pool = None;
+        if threads > 1 {
+            self.pool = Some(parallel::Pool::new(threads)?);
+        }
+        Ok(())
     }
 
     /// Searches `board` for the side to move. Returns `None` only if there is no legal move.
@@ -203,7 +231,12 @@ impl Searcher {
             .table
             .get_or_insert_with(|| tt::TranspositionTable::new(bytes));
         table.new_search();
+        let table: &tt::TranspositionTable = table;
         let mut thread = search::Thread::new(board, table, stop, limits, self.options);
+        if let Some(pool) = &self.pool {
+            let split = parallel::Split::new(pool, board, table, stop, limits, self.options);
+            thread.split = Some(Box::new(split));
+        }
         let (moves, depth) = search::iterate(&mut thread, on_info);
         let best = moves.first()?;
         let score = if best.score.abs() > WIN {

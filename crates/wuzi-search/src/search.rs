@@ -14,6 +14,7 @@
 
 use crate::eval::{self, EVAL_LIMIT};
 use crate::movepick::{self, MoveList, TACTICAL, TT_MOVE};
+use crate::parallel::Split;
 use crate::threat::SolveResult;
 use crate::tt::{Bound, TranspositionTable};
 use crate::vcf::{VcfSolver, UNLIMITED};
@@ -54,22 +55,24 @@ const FUTILITY_MARGIN: i32 = 120;
 
 pub struct Thread<'a> {
     pub board: Board,
-    tt: &'a TranspositionTable,
+    pub(crate) tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
-    start: Instant,
-    limits: Limits,
-    options: Options,
+    pub(crate) start: Instant,
+    pub(crate) limits: Limits,
+    pub(crate) options: Options,
     pub nodes: u64,
     next_check: u64,
     pub seldepth: usize,
-    stopped: bool,
+    pub(crate) stopped: bool,
     killers: Vec<[Option<Cell>; 2]>,
     /// Per colour and opponent's last cell: the quiet move that last refuted it.
     counter_moves: Vec<[Option<Cell>; MAX_CELLS]>,
     history: Vec<[i32; MAX_CELLS]>,
-    pv: Vec<Vec<Cell>>,
+    pub(crate) pv: Vec<Vec<Cell>>,
     lists: Vec<MoveList>,
     vcf: VcfSolver,
+    /// The helpers of a parallel search (`parallel.rs`); `None` on one thread.
+    pub(crate) split: Option<Box<Split<'a>>>,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -110,6 +113,7 @@ impl<'a> Thread<'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
             vcf: VcfSolver::with_table_bits(16),
+            split: None,
         }
     }
 
@@ -190,6 +194,11 @@ impl<'a> Thread<'a> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
+        if let Some(split) = self.split.take() {
+            let score = split.search_root(self, moves, depth, alpha, beta);
+            self.split = Some(split);
+            return score;
+        }
         let mut best = -INF;
         let us = self.board.side_to_move();
         self.nodes += 1;
@@ -257,7 +266,7 @@ impl<'a> Thread<'a> {
             return eval::material(&self.board);
         }
         let us = self.board.side_to_move();
-        if !self.board.cells_making(us, flag::FOUR).is_empty() {
+        if self.options.threat_search && !self.board.cells_making(us, flag::FOUR).is_empty() {
             let outcome = self
                 .vcf
                 .solve(&mut self.board, us, UNLIMITED, LEAF_VCF_NODES);
@@ -272,6 +281,21 @@ impl<'a> Thread<'a> {
     /// Threat-space search at the root: the side's own VCF, then (with a share of the time)
     /// its VCT. A win found is a finished search: its line and score.
     pub fn root_threats(&mut self) -> Option<RootMove> {
+        if let Some(split) = self.split.take() {
+            let win = split.root_threats(self);
+            self.split = Some(split);
+            return win;
+        }
+        if let Some(win) = self.root_vcf() {
+            return Some(win);
+        }
+        let (line, nodes) = root_vct(&mut self.board, &self.limits, self.start);
+        self.nodes += nodes;
+        line.map(|line| self.proven_root_move(line))
+    }
+
+    /// The side to move's VCF at the root (a quarter of the soft time at most).
+    pub(crate) fn root_vcf(&mut self) -> Option<RootMove> {
         let us = self.board.side_to_move();
         let soft = self.limits.soft_time.or(self.limits.hard_time);
         let deadline = soft.map(|t| self.start + t / 4);
@@ -279,28 +303,13 @@ impl<'a> Thread<'a> {
         let outcome = self.vcf.solve(&mut self.board, us, UNLIMITED, 2_000_000);
         self.vcf.set_deadline(None);
         self.nodes += outcome.nodes;
-        if let SolveResult::Win(line) = outcome.result {
-            return Some(self.proven_root_move(line));
+        match outcome.result {
+            SolveResult::Win(line) => Some(self.proven_root_move(line)),
+            _ => None,
         }
-        let mut vct = VctSolver::with_table_bits(16);
-        let limits = VctLimits {
-            max_depth: 8,
-            threat_depth: 2,
-            node_limit: 400_000,
-            deadline: soft.map(|t| self.start + t / 5),
-        };
-        let outcome = vct.solve_pn(&mut self.board, us, &limits);
-        self.nodes += outcome.nodes;
-        if let SolveResult::Win(line) = outcome.result {
-            let line: Vec<Cell> = line.into_iter().take_while(|&c| c < MAX_CELLS).collect();
-            if !line.is_empty() {
-                return Some(self.proven_root_move(line));
-            }
-        }
-        None
     }
 
-    fn proven_root_move(&self, line: Vec<Cell>) -> RootMove {
+    pub(crate) fn proven_root_move(&self, line: Vec<Cell>) -> RootMove {
         RootMove {
             cell: line[0],
             score: WIN - line.len() as i32,
@@ -398,7 +407,14 @@ impl<'a> Thread<'a> {
     }
 
     /// One node of the tree (not the root).
-    fn node(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, is_pv: bool) -> i32 {
+    pub(crate) fn node(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        is_pv: bool,
+    ) -> i32 {
         self.nodes += 1;
         self.pv[ply].clear();
         if self.check_stop() {
@@ -602,6 +618,33 @@ impl<'a> Thread<'a> {
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
+}
+
+/// The side to move's VCT at the root, by proof numbers (a fifth of the soft time at most):
+/// the winning line if one is found, and the nodes spent.
+pub(crate) fn root_vct(
+    board: &mut Board,
+    limits: &Limits,
+    start: Instant,
+) -> (Option<Vec<Cell>>, u64) {
+    let us = board.side_to_move();
+    let soft = limits.soft_time.or(limits.hard_time);
+    let mut vct = VctSolver::with_table_bits(16);
+    let vct_limits = VctLimits {
+        max_depth: 8,
+        threat_depth: 2,
+        node_limit: 400_000,
+        deadline: soft.map(|t| start + t / 5),
+    };
+    let outcome = vct.solve_pn(board, us, &vct_limits);
+    let line = match outcome.result {
+        SolveResult::Win(line) => {
+            let line: Vec<Cell> = line.into_iter().take_while(|&c| c < MAX_CELLS).collect();
+            (!line.is_empty()).then_some(line)
+        }
+        _ => None,
+    };
+    (line, outcome.nodes)
 }
 
 /// Iterative deepening with aspiration windows and multi-PV. Reports each completed line

@@ -36,7 +36,8 @@ enum Command {
         /// (reports the depth reached; node counts are then not reproducible).
         #[arg(long)]
         movetime: Option<u64>,
-        /// Search threads (only 1 exists so far).
+        /// Search threads (1 to 256; 0: one per available core). The signature (--check) is
+        /// a one-thread figure.
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Print one JSON object.
@@ -66,22 +67,40 @@ fn main() -> ExitCode {
                 movegen_bench(ms, json);
                 return ExitCode::SUCCESS;
             }
-            if threads != 1 {
-                eprintln!("wuzi bench: --threads {threads}: the parallel search does not exist yet; only 1 thread");
+            let threads = resolve_threads(threads);
+            if threads != 1 && check.is_some() {
+                eprintln!("wuzi bench: --check needs --threads 1: the signature is the node count of one thread (more threads vary from run to run)");
                 return ExitCode::from(2);
             }
-            search_bench_command(depth, movetime.map(Duration::from_millis), json, check)
+            search_bench_command(
+                depth,
+                movetime.map(Duration::from_millis),
+                threads,
+                json,
+                check,
+            )
         }
     }
+}
+
+/// A thread count from the command line: 0 is one per available core; at most 256.
+fn resolve_threads(threads: usize) -> usize {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    threads.clamp(1, wuzi_search::parallel::MAX_THREADS)
 }
 
 fn search_bench_command(
     depth: Option<u32>,
     movetime: Option<Duration>,
+    threads: usize,
     json: bool,
     check: Option<std::path::PathBuf>,
 ) -> ExitCode {
-    let results = match search_bench::run(depth, movetime, |r| {
+    let results = match search_bench::run(depth, movetime, threads, |r| {
         if !json {
             println!(
                 "{:<18} depth {:>2} best {:<4} score {:>6} nodes {:>10} time {:>7} ms  {:>8} nps",
@@ -121,13 +140,13 @@ fn search_bench_command(
             })
             .collect();
         println!(
-            "{{\"threads\":1,\"nodes\":{nodes},\"time_ms\":{},\"nps\":{nps},\"signature\":{nodes},\"positions\":[{}]}}",
+            "{{\"threads\":{threads},\"nodes\":{nodes},\"time_ms\":{},\"nps\":{nps},\"signature\":{nodes},\"positions\":[{}]}}",
             time.as_millis(),
             positions.join(",")
         );
     } else {
         println!(
-            "total nodes {nodes} time {} ms  {nps} nps",
+            "total nodes {nodes} time {} ms  {nps} nps  threads {threads}",
             time.as_millis()
         );
         println!("signature {nodes}");
