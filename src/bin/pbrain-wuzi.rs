@@ -4,24 +4,35 @@
 //!
 //! Managers start it without arguments. `--engine simple` runs the simple search the
 //! protocol started with instead of the main one (a yardstick for `wuzi match`).
+//! `--threads N` sets the search threads used until the manager sends `INFO thread_num`
+//! (default 1; 0 is one per available core).
 
 use std::process::ExitCode;
 use wuzi_search::Engine;
 
+const USAGE: &str = "usage: pbrain-wuzi [--engine main|simple] [--threads N]";
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let engine = match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        [] | ["--engine", "main"] => Engine::Main,
-        ["--engine", "simple"] => Engine::Simple,
-        _ => {
-            eprintln!("usage: pbrain-wuzi [--engine main|simple]");
-            return ExitCode::from(2);
+    let mut engine = Engine::Main;
+    let mut threads = wuzi_protocol::brain::settings::DEFAULT_THREADS;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let value = args.next();
+        match (arg.as_str(), value.as_deref()) {
+            ("--engine", Some("main")) => engine = Engine::Main,
+            ("--engine", Some("simple")) => engine = Engine::Simple,
+            ("--threads", Some(n)) => match n.parse::<u64>() {
+                Ok(n) => threads = n,
+                Err(e) => {
+                    eprintln!("pbrain-wuzi: --threads {n}: {e}\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
         }
-    };
-    wuzi_protocol::brain::run_with(engine)
+    }
+    wuzi_protocol::brain::run_with(engine, threads)
 }

@@ -38,10 +38,21 @@ impl Engine {
         Engine::spawn_program(&workspace_binary("pbrain-wuzi"), eol)
     }
 
+    /// `pbrain-wuzi` started with these command-line arguments, sending CRLF line ends.
+    pub fn spawn_with_args(args: &[&str]) -> Engine {
+        Engine::spawn_program_with_args(&workspace_binary("pbrain-wuzi"), args, "\r\n")
+    }
+
     /// Any engine program, sending `eol` after each line.
     pub fn spawn_program(program: &Path, eol: &'static str) -> Engine {
+        Engine::spawn_program_with_args(program, &[], eol)
+    }
+
+    /// Any engine program with command-line arguments, sending `eol` after each line.
+    pub fn spawn_program_with_args(program: &Path, args: &[&str], eol: &'static str) -> Engine {
         let spawned = Instant::now();
         let mut child = Command::new(program)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

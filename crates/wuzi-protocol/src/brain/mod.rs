@@ -29,17 +29,23 @@ use settings::Settings;
 
 /// Runs an engine session on stdin and stdout until `END` or the end of input.
 pub fn run() -> ExitCode {
-    run_with(Engine::Main)
+    run_with(Engine::Main, settings::DEFAULT_THREADS)
 }
 
-/// Like [`run`], with a chosen search (`Engine::Simple` is the yardstick for matches).
-pub fn run_with(engine: Engine) -> ExitCode {
+/// Like [`run`], with a chosen search (`Engine::Simple` is the yardstick for matches) and
+/// the thread count used until `INFO thread_num` (0: one per available core).
+pub fn run_with(engine: Engine, threads: u64) -> ExitCode {
     let launched = Instant::now();
     let out = output::Output::stdout();
-    let settings = Settings::default();
+    let settings = Settings::with_threads(threads);
     let (events_tx, events) = mpsc::channel::<Event>();
     let (jobs, job_rx) = mpsc::channel();
-    let searcher = Searcher::with_engine(settings.table_bytes(), engine);
+    let mut searcher = Searcher::with_engine(settings.table_bytes(), engine);
+    if let Err(e) = searcher.set_threads(settings.threads()) {
+        out.send(&crate::Reply::Error(format!(
+            "{e}; searching on one thread"
+        )));
+    }
     let max_threads = searcher.max_threads();
     let done_tx = events_tx.clone();
     // Without a search thread every move is the quick move (the session falls back when a

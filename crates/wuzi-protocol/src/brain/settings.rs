@@ -2,19 +2,28 @@
 //!
 //! Owns the values and what follows from them: the rule (an unsupported code is kept and
 //! reported by [`Settings::rule`] until a supported one arrives), the clock for the time
-//! budget, and the transposition table size. Invariant of [`Settings::table_bytes`]: with a
-//! `max_memory`, the table plus [`RESERVED_BYTES`] (everything else the process holds) stays
-//! below it with a tenth to spare.
+//! budget, the number of search threads and the transposition table size. Invariant of
+//! [`Settings::table_bytes`]: with a `max_memory`, the table plus [`RESERVED_BYTES`]
+//! (everything else the process holds) plus [`PER_THREAD_BYTES`] for every search thread
+//! past the first stays below it with a tenth to spare.
 
 use wuzi_core::Rule;
+use wuzi_search::parallel::MAX_THREADS;
 
 use crate::brain::timer::Clock;
 use crate::{Setting, UNLIMITED_TIME_LEFT};
 
+/// Search threads until `INFO thread_num` arrives: managers that play games side by side
+/// rely on one (`pbrain-wuzi --threads N` sets another default).
+pub const DEFAULT_THREADS: u64 = 1;
 /// Turn time assumed until `INFO timeout_turn` arrives, in ms.
 pub const DEFAULT_TIMEOUT_TURN: u64 = 5_000;
 /// Memory the process needs besides the table: code, thread stacks, boards, buffers.
 pub const RESERVED_BYTES: u64 = 24 << 20;
+/// Memory of each search thread past the first: its board, killer, history and counter-move
+/// tables, move lists, VCF table and the touched part of its stack (measured in
+/// `tests/protocol_parallel.rs`, with room to spare).
+pub const PER_THREAD_BYTES: u64 = 8 << 20;
 /// Table size without `hash_size` and without `max_memory`.
 pub const DEFAULT_TABLE_BYTES: u64 = 64 << 20;
 /// Largest table used without `hash_size` when `max_memory` allows more.
@@ -33,6 +42,7 @@ pub struct Settings {
     pub game_type: u64,
     pub rule_code: u64,
     pub folder: String,
+    /// As sent: 0 means one thread per available core (see [`Settings::threads`]).
     pub thread_num: u64,
     pub hash_kb: u64,
     pub max_depth: Option<u64>,
@@ -50,7 +60,7 @@ impl Default for Settings {
             game_type: 0,
             rule_code: 0,
             folder: String::new(),
-            thread_num: 1,
+            thread_num: DEFAULT_THREADS,
             hash_kb: 0,
             max_depth: None,
             max_node: None,
@@ -65,6 +75,8 @@ pub enum Changed {
     Nothing,
     Rule,
     Table,
+    /// The thread count, and with it the table size.
+    Threads,
 }
 
 impl Settings {
@@ -83,7 +95,10 @@ impl Settings {
                 return Changed::Rule;
             }
             Setting::Folder(v) => self.folder = v,
-            Setting::ThreadNum(v) => self.thread_num = v.max(1),
+            Setting::ThreadNum(v) => {
+                self.thread_num = v;
+                return Changed::Threads;
+            }
             Setting::HashSize(v) => {
                 self.hash_kb = v;
                 return Changed::Table;
@@ -132,12 +147,37 @@ impl Settings {
         }
     }
 
+    /// Settings whose thread count, until `INFO thread_num` says otherwise, is `threads`.
+    pub fn with_threads(threads: u64) -> Settings {
+        Settings {
+            thread_num: threads,
+            ..Settings::default()
+        }
+    }
+
+    /// The search threads to use: `thread_num`, with 0 meaning one per available core, in
+    /// `1..=MAX_THREADS`.
+    pub fn threads(&self) -> usize {
+        let wanted = match self.thread_num {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => usize::try_from(n).unwrap_or(MAX_THREADS),
+        };
+        wanted.clamp(1, MAX_THREADS)
+    }
+
     /// The largest table that fits the memory limit.
     pub fn table_cap(&self) -> u64 {
         if self.max_memory == 0 {
             MAX_TABLE_BYTES
         } else {
-            (self.max_memory.saturating_sub(RESERVED_BYTES) / 10 * 9).min(MAX_TABLE_BYTES)
+            let helpers = (self.threads() as u64 - 1) * PER_THREAD_BYTES;
+            (self
+                .max_memory
+                .saturating_sub(RESERVED_BYTES)
+                .saturating_sub(helpers)
+                / 10
+                * 9)
+            .min(MAX_TABLE_BYTES)
         }
     }
 
@@ -203,5 +243,29 @@ mod tests {
         s.apply(Setting::MaxMemory(0));
         s.apply(Setting::HashSize(1024));
         assert_eq!(s.table_bytes(), 1 << 20);
+    }
+
+    #[test]
+    fn threads_resolve_and_shrink_the_table() {
+        let mut s = Settings::default();
+        assert_eq!(s.threads(), 1);
+        assert_eq!(s.apply(Setting::ThreadNum(4)), Changed::Threads);
+        assert_eq!(s.threads(), 4);
+        s.apply(Setting::ThreadNum(100_000));
+        assert_eq!(s.threads(), MAX_THREADS);
+        s.apply(Setting::ThreadNum(0));
+        assert!((1..=MAX_THREADS).contains(&s.threads()));
+        assert_eq!(Settings::with_threads(3).threads(), 3);
+        // Every helper thread's budget comes out of the table.
+        s.apply(Setting::MaxMemory(100 << 20));
+        s.apply(Setting::ThreadNum(1));
+        let one = s.table_cap();
+        s.apply(Setting::ThreadNum(4));
+        assert_eq!(one - s.table_cap(), (3 * PER_THREAD_BYTES) / 10 * 9);
+        let t = s.table_bytes() as u64;
+        assert!(t + RESERVED_BYTES + 3 * PER_THREAD_BYTES <= 100 << 20);
+        // So many threads that nothing is left for a table.
+        s.apply(Setting::ThreadNum(256));
+        assert_eq!(s.table_bytes(), 0);
     }
 }

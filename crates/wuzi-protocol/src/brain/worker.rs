@@ -4,8 +4,9 @@
 //! session never waits on it (jobs go through a channel, outcomes come back as events tagged
 //! with the job's id); progress lines are written by this thread through [`Output`] as whole
 //! lines; a panic inside a search is caught, reported as [`Outcome::Failed`], and the searcher
-//! is rebuilt, so the session can still answer; table size changes and clears are jobs too,
-//! so they never race a running search.
+//! is rebuilt (with the same thread count), so the session can still answer; table size and
+//! thread count changes and clears are jobs too, so they never race a running search (the
+//! thread pool is rebuilt between searches, never during one).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
@@ -41,6 +42,8 @@ pub enum Job {
     },
     Clear,
     SetHash(usize),
+    /// Search on this many threads from the next search on.
+    SetThreads(usize),
 }
 
 /// What a job produced.
@@ -77,6 +80,12 @@ where
                         searcher.set_hash(bytes);
                         continue;
                     }
+                    Job::SetThreads(threads) => {
+                        if let Err(e) = searcher.set_threads(threads) {
+                            out.send(&Reply::Error(format!("{e}; searching on one thread")));
+                        }
+                        continue;
+                    }
                     Job::Think {
                         id,
                         board,
@@ -108,7 +117,10 @@ where
                     }
                 };
                 if matches!(outcome, Outcome::Failed) {
+                    let threads = searcher.threads();
                     searcher = Searcher::with_engine(searcher.hash_bytes(), searcher.engine());
+                    // The old pool worked a moment ago; if a new one cannot start, one thread.
+                    let _ = searcher.set_threads(threads);
                 }
                 if !done(id, outcome) {
                     return;

@@ -21,6 +21,12 @@ impl Session {
             Changed::Table => {
                 let _ = self.jobs.send(Job::SetHash(self.settings.table_bytes()));
             }
+            Changed::Threads => {
+                // Jobs run in order on the search thread: a change during a search waits for
+                // its end, and the next search starts with the new pool.
+                let _ = self.jobs.send(Job::SetThreads(self.settings.threads()));
+                let _ = self.jobs.send(Job::SetHash(self.settings.table_bytes()));
+            }
             Changed::Rule => {
                 if let (Ok(rule), Some(board)) = (self.settings.rule(), self.game.as_ref()) {
                     if board.rule() != rule {

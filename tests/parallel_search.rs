@@ -1,0 +1,223 @@
+//! The parallel root split (`wuzi-search/src/parallel.rs`) against the single-thread search:
+//! legal moves, and at a fixed depth with pruning, the table and threat search off, the same
+//! score on every bench position (root splitting changes the order of work, not the minimax
+//! value). Small depths keep CI quick; `WUZI_PARALLEL_DEPTH` asks for deeper.
+//!
+//! `scaling_model` (ignored; run with `--ignored --nocapture`) prints the model of
+//! `docs/parallel.md`: how the nodes of the last iteration divide between the principal root
+//! move (searched alone: the serial part) and the other root moves, and the speedups a root
+//! split can reach with 2 to 64 threads.
+
+use std::sync::atomic::AtomicBool;
+use wuzi_search::bench::{BenchPosition, POSITIONS};
+use wuzi_search::search::{self, RootMove, Thread};
+use wuzi_search::tt::TranspositionTable;
+use wuzi_search::{Limits, Options, Searcher, WIN};
+
+fn depth() -> u32 {
+    std::env::var("WUZI_PARALLEL_DEPTH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+}
+
+fn search(
+    threads: usize,
+    options: Options,
+    depth: u32,
+    pos: &BenchPosition,
+) -> wuzi_search::SearchResult {
+    let board = pos.board().unwrap();
+    let mut searcher = Searcher::new(1 << 20);
+    searcher.set_options(options);
+    searcher.set_threads(threads).unwrap();
+    assert_eq!(searcher.threads(), threads);
+    let limits = Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let result = searcher
+        .search(&board, &limits, &stop, &mut |_| {})
+        .unwrap_or_else(|| panic!("{}: no move", pos.name));
+    let mut check = board.clone();
+    assert!(
+        check.is_legal(result.best),
+        "{}: {threads} threads chose {}, not legal",
+        pos.name,
+        result.best
+    );
+    result
+}
+
+#[test]
+fn parallel_score_equals_single_thread_score_without_pruning() {
+    let exact = Options {
+        use_tt: false,
+        pruning: false,
+        threat_search: false,
+        textbook: None,
+    };
+    let depth = depth();
+    let mut differ = Vec::new();
+    for pos in POSITIONS {
+        let one = search(1, exact, depth, pos);
+        for threads in [2, 3] {
+            let many = search(threads, exact, depth, pos);
+            if many.score != one.score || many.depth != one.depth {
+                differ.push(format!(
+                    "{}: 1 thread {} at depth {}, {threads} threads {} at depth {}",
+                    pos.name, one.score, one.depth, many.score, many.depth
+                ));
+            }
+            // The helpers' nodes are counted: never fewer than the principal move's alone.
+            assert!(many.nodes > 0);
+        }
+    }
+    assert!(differ.is_empty(), "{differ:#?}");
+}
+
+#[test]
+fn parallel_search_with_every_option_plays_legal_moves() {
+    for pos in POSITIONS {
+        let one = search(1, Options::default(), 6, pos);
+        let four = search(4, Options::default(), 6, pos);
+        // A proven result is a fact of the position, whatever the order of work.
+        if one.score.abs() >= wuzi_search::WIN_MIN && one.depth > 0 {
+            assert_eq!(
+                one.score.signum(),
+                four.score.signum(),
+                "{}: 1 thread {}, 4 threads {}",
+                pos.name,
+                one.score,
+                four.score
+            );
+        }
+    }
+}
+
+#[test]
+fn thread_count_changes_between_searches() {
+    let board = POSITIONS[0].board().unwrap();
+    let mut searcher = Searcher::new(1 << 20);
+    let limits = Limits {
+        max_depth: Some(4),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    for threads in [2, 1, 4, 4, 8, 1] {
+        searcher.set_threads(threads).unwrap();
+        assert_eq!(searcher.threads(), threads.min(searcher.max_threads()));
+        let result = searcher.search(&board, &limits, &stop, &mut |_| {});
+        assert!(result.is_some());
+    }
+}
+
+#[test]
+fn a_set_stop_flag_ends_every_worker() {
+    let board = POSITIONS[1].board().unwrap();
+    let mut searcher = Searcher::new(1 << 20);
+    searcher.set_threads(4).unwrap();
+    // Stopped before it starts: depth 1 at most is searched, and the search returns.
+    let stop = AtomicBool::new(true);
+    let limits = Limits {
+        max_depth: Some(60),
+        ..Limits::default()
+    };
+    let result = searcher.search(&board, &limits, &stop, &mut |_| {});
+    let result = result.expect("a move even when stopped at once");
+    assert!(result.depth <= 1, "searched to depth {}", result.depth);
+}
+
+/// Greedy list scheduling in order on `p` processors (what the pool's work stealing does
+/// with one task per move): the time when the last move is done.
+fn makespan(work: &[u64], p: usize) -> u64 {
+    let mut free = vec![0u64; p];
+    for &w in work {
+        let (i, _) = free.iter().enumerate().min_by_key(|(_, &t)| t).unwrap();
+        free[i] += w;
+    }
+    free.into_iter().max().unwrap_or(0)
+}
+
+#[test]
+#[ignore = "a measurement: prints the scaling model of docs/parallel.md"]
+fn scaling_model() {
+    let depth: u32 = std::env::var("WUZI_MODEL_DEPTH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(9);
+    let procs = [2usize, 4, 8, 16, 64];
+    println!(
+        "position            moves  principal%  largest-other%  speedup at {:?} threads",
+        procs
+    );
+    let mut total_serial = 0u64;
+    let mut total_principal = 0u64;
+    let mut total_span = vec![0u64; procs.len()];
+    for pos in POSITIONS {
+        let board = pos.board().unwrap();
+        let tt = TranspositionTable::new(16 << 20);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            max_depth: Some(depth - 1),
+            ..Limits::default()
+        };
+        let mut thread = Thread::new(&board, &tt, &stop, &limits, Options::default());
+        let (moves, reached) = search::iterate(&mut thread, &mut |_| {});
+        if moves.len() < 2 || reached + 1 < depth {
+            println!(
+                "{:<18} {:>6}  (settled before depth {depth})",
+                pos.name,
+                moves.len()
+            );
+            continue;
+        }
+        // The last iteration, move by move: the principal with the full window, the others
+        // with the null window at its score, as the split searches them.
+        let d = depth as i32;
+        let before = thread.nodes;
+        let mut first: Vec<RootMove> = moves[..1].to_vec();
+        let score = thread.search_root(&mut first, d, -WIN - 1, WIN + 1);
+        let principal = thread.nodes - before;
+        let mut work = Vec::new();
+        for m in &moves[1..] {
+            let before = thread.nodes;
+            thread.search_root(&mut [m.clone()], d, score, score + 1);
+            work.push(thread.nodes - before);
+        }
+        let rest: u64 = work.iter().sum();
+        let serial = principal + rest;
+        let largest = work.iter().copied().max().unwrap_or(0);
+        let speedups: Vec<String> = procs
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| {
+                let span = principal + makespan(&work, p);
+                total_span[k] += span;
+                format!("{:.2}", serial as f64 / span as f64)
+            })
+            .collect();
+        total_serial += serial;
+        total_principal += principal;
+        println!(
+            "{:<18} {:>6}  {:>9.1}  {:>14.1}  {}",
+            pos.name,
+            moves.len(),
+            100.0 * principal as f64 / serial as f64,
+            100.0 * largest as f64 / serial as f64,
+            speedups.join(" ")
+        );
+    }
+    let speedups: Vec<String> = total_span
+        .iter()
+        .map(|&s| format!("{:.2}", total_serial as f64 / s.max(1) as f64))
+        .collect();
+    println!(
+        "all (node-weighted)        {:>9.1}  {:>14}  {}   Amdahl limit {:.2}",
+        100.0 * total_principal as f64 / total_serial.max(1) as f64,
+        "",
+        speedups.join(" "),
+        total_serial as f64 / total_principal.max(1) as f64
+    );
+}
