@@ -6,10 +6,13 @@
 //! `scaling_model` (ignored; run with `--ignored --nocapture`) prints the model of
 //! `docs/parallel.md`: how the nodes of the last iteration divide between the principal root
 //! move (searched alone: the serial part) and the other root moves, and the speedups a root
-//! split can reach with 2 to 64 threads.
+//! split can reach with 2 to 64 threads, with the principal searched first (the serial part)
+//! or beside the others (what the split does in an aspiration window). The model counts nodes
+//! at the final bounds: it leaves out the extra nodes of looser windows and of lost table hits.
 
 use std::sync::atomic::AtomicBool;
 use wuzi_search::bench::{BenchPosition, POSITIONS};
+use wuzi_search::parallel::{Pool, Split};
 use wuzi_search::search::{self, RootMove, Thread};
 use wuzi_search::tt::TranspositionTable;
 use wuzi_search::{Limits, Options, Searcher, WIN};
@@ -75,6 +78,62 @@ fn parallel_score_equals_single_thread_score_without_pruning() {
         }
     }
     assert!(differ.is_empty(), "{differ:#?}");
+}
+
+/// With a finite window the principal move runs beside the others (their null windows start
+/// at alpha): the value inside the window is still the single-thread value, and a value
+/// outside is still reported on the right side.
+#[test]
+fn concurrent_principal_keeps_the_value_in_aspiration_windows() {
+    let exact = Options {
+        use_tt: false,
+        pruning: false,
+        threat_search: false,
+        textbook: None,
+    };
+    let depth = depth();
+    let pool = Pool::new(3).unwrap();
+    for pos in POSITIONS {
+        let v = search(1, exact, depth, pos).score;
+        if v.abs() >= wuzi_search::WIN_MIN {
+            continue; // Proven: settled by the root's tactics, not by the split.
+        }
+        let board = pos.board().unwrap();
+        let tt = TranspositionTable::new(1 << 16);
+        let stop = AtomicBool::new(false);
+        let limits = Limits::default();
+        for (alpha, beta) in [
+            (v - 30, v + 30),
+            (v - 1, v + 1),
+            (v - 90, v - 10),
+            (v + 5, v + 80),
+        ] {
+            let mut thread = Thread::new(&board, &tt, &stop, &limits, exact);
+            Split::new(&pool, &board, &tt, &stop, &limits, exact).attach(&mut thread);
+            let mut moves: Vec<RootMove> = thread
+                .root_moves()
+                .into_iter()
+                .map(|cell| RootMove {
+                    cell,
+                    score: -WIN - 1,
+                    pv: vec![cell],
+                })
+                .collect();
+            let got = thread.search_root(&mut moves, depth as i32, alpha, beta);
+            let expected = if v <= alpha {
+                got <= alpha
+            } else if v >= beta {
+                got >= beta
+            } else {
+                got == v && moves[0].score == v
+            };
+            assert!(
+                expected,
+                "{}: window ({alpha}, {beta}), single thread {v}, split {got}",
+                pos.name
+            );
+        }
+    }
 }
 
 #[test]
@@ -149,12 +208,13 @@ fn scaling_model() {
         .unwrap_or(9);
     let procs = [2usize, 4, 8, 16, 64];
     println!(
-        "position            moves  principal%  largest-other%  speedup at {:?} threads",
-        procs
+        "position            moves  principal%  largest-other%  speedup at {procs:?} threads: \
+         principal first | principal beside the others"
     );
     let mut total_serial = 0u64;
     let mut total_principal = 0u64;
     let mut total_span = vec![0u64; procs.len()];
+    let mut total_beside = vec![0u64; procs.len()];
     for pos in POSITIONS {
         let board = pos.board().unwrap();
         let tt = TranspositionTable::new(16 << 20);
@@ -189,7 +249,9 @@ fn scaling_model() {
         let rest: u64 = work.iter().sum();
         let serial = principal + rest;
         let largest = work.iter().copied().max().unwrap_or(0);
-        let speedups: Vec<String> = procs
+        let mut all = vec![principal];
+        all.extend_from_slice(&work);
+        let mut speedups: Vec<String> = procs
             .iter()
             .enumerate()
             .map(|(k, &p)| {
@@ -198,6 +260,12 @@ fn scaling_model() {
                 format!("{:.2}", serial as f64 / span as f64)
             })
             .collect();
+        speedups.push("|".into());
+        for (k, &p) in procs.iter().enumerate() {
+            let span = makespan(&all, p);
+            total_beside[k] += span;
+            speedups.push(format!("{:.2}", serial as f64 / span as f64));
+        }
         total_serial += serial;
         total_principal += principal;
         println!(
@@ -209,10 +277,16 @@ fn scaling_model() {
             speedups.join(" ")
         );
     }
-    let speedups: Vec<String> = total_span
+    let mut speedups: Vec<String> = total_span
         .iter()
         .map(|&s| format!("{:.2}", total_serial as f64 / s.max(1) as f64))
         .collect();
+    speedups.push("|".into());
+    speedups.extend(
+        total_beside
+            .iter()
+            .map(|&s| format!("{:.2}", total_serial as f64 / s.max(1) as f64)),
+    );
     println!(
         "all (node-weighted)        {:>9.1}  {:>14}  {}   Amdahl limit {:.2}",
         100.0 * total_principal as f64 / total_serial.max(1) as f64,

@@ -234,8 +234,8 @@ impl Searcher {
         let table: &tt::TranspositionTable = table;
         let mut thread = search::Thread::new(board, table, stop, limits, self.options);
         if let Some(pool) = &self.pool {
-            let split = parallel::Split::new(pool, board, table, stop, limits, self.options);
-            thread.split = Some(Box::new(split));
+            parallel::Split::new(pool, board, table, stop, limits, self.options)
+                .attach(&mut thread);
         }
         let (moves, depth) = search::iterate(&mut thread, on_info);
         let best = moves.first()?;

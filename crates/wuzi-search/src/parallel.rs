@@ -31,7 +31,7 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard};
-use wuzi_core::{flag, Board, Cell};
+use wuzi_core::{flag, Bitboard, Board, Cell};
 
 /// The most threads a searcher uses.
 pub const MAX_THREADS: usize = 256;
@@ -123,6 +123,12 @@ impl<'a> Split<'a> {
         }
     }
 
+    /// Makes `main` search its root with these helpers (as `Searcher::search` does; public
+    /// for tests that drive a `Thread` themselves).
+    pub fn attach(self, main: &mut Thread<'a>) {
+        main.split = Some(Box::new(self));
+    }
+
     /// The state of the pool thread running this task. A task never waits on another task,
     /// so the lock is never contended; a poisoned lock (a panicking helper) is still usable,
     /// since the panic reaches the caller anyway.
@@ -144,38 +150,49 @@ impl<'a> Split<'a> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        // The principal move alone, on the calling thread (`main` has no split now).
-        let principal = moves.len().min(1);
-        let first = main.search_root(&mut moves[..principal], depth, alpha, beta);
-        if main.stopped || moves.len() < 2 || first >= beta {
-            return first;
+        if moves.len() < 2 {
+            return main.search_root(moves, depth, alpha, beta);
         }
-        let shared = AtomicI32::new(alpha.max(first));
-        self.sync_workers(main);
         let us = main.board.side_to_move();
         let fives = *main.board.cells_making(us, flag::FIVE);
         let cells: Vec<Cell> = moves[1..].iter().map(|m| m.cell).collect();
-        let results: Vec<Option<Searched>> = self.pool.install(|| {
-            cells
-                .par_iter()
-                .with_max_len(1)
-                .map(|&cell| {
-                    let mut worker = self.worker();
-                    search_move(
-                        &mut worker,
-                        cell,
-                        fives.contains(cell),
-                        depth,
-                        &shared,
-                        beta,
-                    )
-                })
-                .collect()
-        });
+        let (principal, others) = moves.split_at_mut(1);
+        let shared;
+        let (first, results) = if alpha > -INF {
+            // A real lower bound (an aspiration window): the other moves need not wait for
+            // the principal's score, their null windows start at alpha and tighten when it
+            // comes. The principal runs on a pool thread beside them.
+            shared = AtomicI32::new(alpha);
+            self.sync_workers(main);
+            self.pool.install(|| {
+                rayon::join(
+                    || {
+                        let first = main.search_root(principal, depth, alpha, beta);
+                        if !main.stopped {
+                            shared.fetch_max(first, Ordering::AcqRel);
+                        }
+                        first
+                    },
+                    || self.search_others(&cells, &fives, depth, &shared, beta),
+                )
+            })
+        } else {
+            // No bound yet: the principal alone, on the calling thread, sets it.
+            let first = main.search_root(principal, depth, alpha, beta);
+            if main.stopped || first >= beta {
+                return first;
+            }
+            shared = AtomicI32::new(alpha.max(first));
+            self.sync_workers(main);
+            let results = self
+                .pool
+                .install(|| self.search_others(&cells, &fives, depth, &shared, beta));
+            (first, results)
+        };
         let mut best = first;
         let mut best_index = 0;
         for (i, result) in results.into_iter().enumerate() {
-            let slot = &mut moves[i + 1];
+            let slot = &mut others[i];
             let Some(r) = result else {
                 slot.score = -INF;
                 continue;
@@ -210,6 +227,25 @@ impl<'a> Split<'a> {
                 .store(hash, 0, Some(moves[0].cell), best, 0, depth, bound);
         }
         best
+    }
+
+    /// The non-principal root moves, one task each on the pool (call inside the pool).
+    fn search_others(
+        &self,
+        cells: &[Cell],
+        fives: &Bitboard,
+        depth: i32,
+        shared: &AtomicI32,
+        beta: i32,
+    ) -> Vec<Option<Searched>> {
+        cells
+            .par_iter()
+            .with_max_len(1)
+            .map(|&cell| {
+                let mut worker = self.worker();
+                search_move(&mut worker, cell, fives.contains(cell), depth, shared, beta)
+            })
+            .collect()
     }
 
     /// Root threat-space search with two threads: the VCF on the calling thread, the VCT on
