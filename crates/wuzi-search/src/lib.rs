@@ -12,6 +12,10 @@
 //! table never exceeds the bytes given to [`Searcher::new`] / [`Searcher::set_hash`] and is
 //! allocated only when a search first needs it.
 //!
+//! [`Searcher::set_threads`] chooses the threads (one by default: no pool, and the search is
+//! deterministic); more threads split the root (`parallel.rs`), and every count reported
+//! (`Info::nodes`, `SearchResult::nodes`) is summed over them.
+//!
 //! Scores are from the point of view of the side to move. [`WIN`] minus `n` means a win in
 //! `n` plies (the five made on ply `n`); scores of magnitude [`WIN_MIN`] or more are proven
 //! wins or losses.
