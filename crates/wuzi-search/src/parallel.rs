@@ -1,15 +1,17 @@
 //! The parallel search: a root split on a rayon pool over the one shared transposition table.
 //!
 //! Owns the searcher's thread pool ([`Pool`]) and, for one search, the helper threads' state
-//! ([`Split`]). At every iteration (and every aspiration re-search) the principal root move is
-//! searched alone, with the full window, by the main thread; the other root moves are then
+//! ([`Split`]). At every iteration (and every aspiration re-search) the other root moves are
 //! searched in parallel on the pool, one task per move, each task on the state of the pool
 //! thread that runs it (its own board, killers, history and counter moves, kept across the
-//! iterations of one search). Every task starts with a null window at the shared alpha (an
-//! atomic raised with `fetch_max` as soon as any task finds a better move) and re-searches
-//! with the full window, by PVS rules, a move that beats it. The moves are then ordered best
-//! first, as the single-thread root search orders them. Threat-space search at the root runs
-//! the VCF on the calling thread and the VCT beside it on a pool thread.
+//! iterations of one search). The principal root move, with the full window, is searched
+//! first and alone by the main thread when the window has no lower bound yet; inside an
+//! aspiration window it runs on a pool thread beside the others, whose null windows then
+//! start at the window's alpha. Every task starts with a null window at the shared alpha (an
+//! atomic raised with `fetch_max` as soon as any move beats it) and re-searches with the full
+//! window, by PVS rules, a move that beats it. The moves are then ordered best first, as the
+//! single-thread root search orders them. Threat-space search at the root runs the VCF on the
+//! calling thread and the VCT beside it on a pool thread. Measurements: `docs/parallel.md`.
 //!
 //! Invariants:
 //! - with one thread there is no pool and no split: the single-thread search runs unchanged
