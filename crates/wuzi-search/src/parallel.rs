@@ -25,7 +25,7 @@
 //! - the value is the single-thread search's minimax value: only the order of work changes
 //!   (checked at fixed depth with pruning and the table off in `tests/parallel_search.rs`).
 
-use crate::search::{self, RootMove, Thread};
+use crate::search::{RootMove, Thread};
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Limits, Options, WIN};
 use rayon::prelude::*;
@@ -213,11 +213,12 @@ impl<'a> Split<'a> {
                 slot.score = -INF;
             }
         }
+        // Best first, the rest in the order searched; when stopped, the best of the moves that
+        // finished (as the single-thread root leaves the best so far first).
+        moves[..=best_index].rotate_right(1);
         if main.stopped {
             return best;
         }
-        // Best first, the rest in the order searched.
-        moves[..=best_index].rotate_right(1);
         if main.options.use_tt {
             let bound = if best >= beta {
                 Bound::Lower
@@ -258,7 +259,7 @@ impl<'a> Split<'a> {
         let start = main.start;
         let (vcf, (vct, vct_nodes)) = self.pool.join(
             || main.root_vcf(),
-            || search::root_vct(&mut board, &limits, start),
+            || crate::vct::root_vct(&mut board, &limits, start),
         );
         main.nodes += vct_nodes;
         vcf.or_else(|| vct.map(|line| main.proven_root_move(line)))

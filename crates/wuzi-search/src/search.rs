@@ -18,7 +18,6 @@ use crate::parallel::Split;
 use crate::threat::SolveResult;
 use crate::tt::{Bound, TranspositionTable};
 use crate::vcf::{VcfSolver, UNLIMITED};
-use crate::vct::{VctLimits, VctSolver};
 use crate::{Info, Limits, Options, WIN, WIN_MIN};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -289,7 +288,7 @@ impl<'a> Thread<'a> {
         if let Some(win) = self.root_vcf() {
             return Some(win);
         }
-        let (line, nodes) = root_vct(&mut self.board, &self.limits, self.start);
+        let (line, nodes) = crate::vct::root_vct(&mut self.board, &self.limits, self.start);
         self.nodes += nodes;
         line.map(|line| self.proven_root_move(line))
     }
@@ -618,33 +617,6 @@ impl<'a> Thread<'a> {
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
-}
-
-/// The side to move's VCT at the root, by proof numbers (a fifth of the soft time at most):
-/// the winning line if one is found, and the nodes spent.
-pub(crate) fn root_vct(
-    board: &mut Board,
-    limits: &Limits,
-    start: Instant,
-) -> (Option<Vec<Cell>>, u64) {
-    let us = board.side_to_move();
-    let soft = limits.soft_time.or(limits.hard_time);
-    let mut vct = VctSolver::with_table_bits(16);
-    let vct_limits = VctLimits {
-        max_depth: 8,
-        threat_depth: 2,
-        node_limit: 400_000,
-        deadline: soft.map(|t| start + t / 5),
-    };
-    let outcome = vct.solve_pn(board, us, &vct_limits);
-    let line = match outcome.result {
-        SolveResult::Win(line) => {
-            let line: Vec<Cell> = line.into_iter().take_while(|&c| c < MAX_CELLS).collect();
-            (!line.is_empty()).then_some(line)
-        }
-        _ => None,
-    };
-    (line, outcome.nodes)
 }
 
 /// Iterative deepening with aspiration windows and multi-PV. Reports each completed line

@@ -345,3 +345,33 @@ impl VctSolver {
         score
     }
 }
+
+/// The side to move's VCT at the root, by proof numbers (a fifth of the soft time at most):
+/// the winning line if one is found, and the nodes spent.
+pub(crate) fn root_vct(
+    board: &mut Board,
+    limits: &crate::Limits,
+    start: Instant,
+) -> (Option<Vec<Cell>>, u64) {
+    let us = board.side_to_move();
+    let soft = limits.soft_time.or(limits.hard_time);
+    let mut vct = VctSolver::with_table_bits(16);
+    let vct_limits = VctLimits {
+        max_depth: 8,
+        threat_depth: 2,
+        node_limit: 400_000,
+        deadline: soft.map(|t| start + t / 5),
+    };
+    let outcome = vct.solve_pn(board, us, &vct_limits);
+    let line = match outcome.result {
+        crate::threat::SolveResult::Win(line) => {
+            let line: Vec<Cell> = line
+                .into_iter()
+                .take_while(|&c| c < wuzi_core::geometry::MAX_CELLS)
+                .collect();
+            (!line.is_empty()).then_some(line)
+        }
+        _ => None,
+    };
+    (line, outcome.nodes)
+}
