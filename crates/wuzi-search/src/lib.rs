@@ -18,6 +18,7 @@
 
 pub mod bench;
 pub mod eval;
+mod iteration_clock;
 pub mod movepick;
 pub mod search;
 mod simple;

@@ -13,6 +13,7 @@
 //! A node is one call of `node` or `leaf` (one position visited), the root included.
 
 use crate::eval::{self, EVAL_LIMIT};
+use crate::iteration_clock::IterationClock;
 use crate::movepick::{self, MoveList, TACTICAL, TT_MOVE};
 use crate::threat::SolveResult;
 use crate::tt::{Bound, TranspositionTable};
@@ -20,7 +21,7 @@ use crate::vcf::{VcfSolver, UNLIMITED};
 use crate::vct::{VctLimits, VctSolver};
 use crate::{Info, Limits, Options, WIN, WIN_MIN};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use wuzi_core::geometry::MAX_CELLS;
 use wuzi_core::{flag, Board, Cell, Point};
 
@@ -70,6 +71,9 @@ pub struct Thread<'a> {
     pv: Vec<Vec<Cell>>,
     lists: Vec<MoveList>,
     vcf: VcfSolver,
+    /// The best root move of the last `search_root` call whose score beat that call's alpha
+    /// in a finished search: the information a stopped iteration still holds.
+    root_verified: Option<RootMove>,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -110,6 +114,7 @@ impl<'a> Thread<'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
             vcf: VcfSolver::with_table_bits(16),
+            root_verified: None,
         }
     }
 
@@ -193,6 +198,7 @@ impl<'a> Thread<'a> {
         let mut best = -INF;
         let us = self.board.side_to_move();
         self.nodes += 1;
+        self.root_verified = None;
         let fives = *self.board.cells_making(us, flag::FIVE);
         for i in 0..moves.len() {
             let cell = moves[i].cell;
@@ -223,6 +229,7 @@ impl<'a> Thread<'a> {
                 moves[..=i].rotate_right(1);
                 if score > alpha {
                     alpha = score;
+                    self.root_verified = Some(moves[0].clone());
                     if score >= beta {
                         break;
                     }
@@ -273,7 +280,7 @@ impl<'a> Thread<'a> {
     /// its VCT. A win found is a finished search: its line and score.
     pub fn root_threats(&mut self) -> Option<RootMove> {
         let us = self.board.side_to_move();
-        let soft = self.limits.soft_time.or(self.limits.hard_time);
+        let soft = self.threat_time();
         let deadline = soft.map(|t| self.start + t / 4);
         self.vcf.set_deadline(deadline);
         let outcome = self.vcf.solve(&mut self.board, us, UNLIMITED, 2_000_000);
@@ -300,6 +307,16 @@ impl<'a> Thread<'a> {
         None
     }
 
+    /// The time the root's threat solvers take their shares of: the soft limit, but never
+    /// more than three fifths of the hard one (what the soft limit was when a move used only
+    /// that much), so that a search allowed its whole turn does not spend it on threats.
+    fn threat_time(&self) -> Option<Duration> {
+        match (self.limits.soft_time, self.limits.hard_time) {
+            (Some(soft), Some(hard)) => Some(soft.min(hard * 3 / 5)),
+            (soft, hard) => soft.or(hard),
+        }
+    }
+
     fn proven_root_move(&self, line: Vec<Cell>) -> RootMove {
         RootMove {
             cell: line[0],
@@ -316,7 +333,7 @@ impl<'a> Thread<'a> {
         if cells.len() <= 1 || self.board.cells_making(them, flag::FOUR).is_empty() {
             return cells;
         }
-        let soft = self.limits.soft_time.or(self.limits.hard_time);
+        let soft = self.threat_time();
         self.vcf.set_deadline(soft.map(|t| self.start + t / 3));
         let outcome = self.vcf.solve(&mut self.board, them, UNLIMITED, 200_000);
         self.nodes += outcome.nodes;
@@ -606,7 +623,9 @@ impl<'a> Thread<'a> {
 
 /// Iterative deepening with aspiration windows and multi-PV. Reports each completed line
 /// through `on_info`; returns the root moves of the last completed iteration, best first, and
-/// the depth completed.
+/// the depth completed. An iteration cut off by the clock still counts where it found a new
+/// best move: a root move whose finished search beat the previous best's bound (root moves are
+/// searched best first, so such a move is better than the last iteration's choice).
 pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<RootMove>, u32) {
     let mut cells = thread.root_moves();
     if cells.len() > 1 && thread.options.threat_search && thread.options.textbook.is_none() {
@@ -641,12 +660,14 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
         .limits()
         .max_depth
         .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+    let mut clock = IterationClock::new(thread.limits());
     let mut completed: Vec<RootMove> = moves.clone();
     let mut completed_depth = 0;
     let mut previous: i32 = 0;
     for depth in 1..=max_depth {
         let iteration_start = thread.elapsed();
         let mut found: Vec<RootMove> = Vec::new();
+        let mut cut_off_best: Option<RootMove> = None;
         for pv_index in 0..multipv {
             let mut rest: Vec<RootMove> = moves
                 .iter()
@@ -662,6 +683,9 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
             };
             let score = loop {
                 let score = thread.search_root(&mut rest, depth, alpha, beta);
+                if let Some(verified) = thread.root_verified.take() {
+                    cut_off_best = Some(verified);
+                }
                 if thread.stopped() {
                     break score;
                 }
@@ -704,6 +728,20 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
             }
         }
         if thread.stopped() && found.is_empty() {
+            // The clock cut the first line's pass: a new best move it proved still counts.
+            if let Some(best) = cut_off_best.filter(|b| b.cell != completed[0].cell) {
+                on_info(&Info {
+                    depth: depth as u32,
+                    seldepth: thread.seldepth as u32,
+                    multipv: 1,
+                    score: best.score,
+                    nodes: thread.nodes,
+                    elapsed: thread.elapsed(),
+                    pv: thread.points(&best.pv),
+                });
+                completed.retain(|m| m.cell != best.cell);
+                completed.insert(0, best);
+            }
             break;
         }
         // Next iteration: the found lines first, the rest as last ordered.
@@ -715,6 +753,7 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
                 .cloned(),
         );
         moves = next;
+        let best_before = completed[0].cell;
         if found.len() == multipv {
             completed = moves.clone();
             completed_depth = depth as u32;
@@ -725,6 +764,7 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
         if thread.stopped() {
             break;
         }
+        clock.record(depth, completed[0].cell != best_before);
         if moves.len() == 1
             && (depth >= 8
                 || thread
@@ -739,20 +779,9 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
             break; // A proven result no deeper search can change.
         }
         let elapsed = thread.elapsed();
-        if thread
-            .limits()
-            .soft_time
-            .is_some_and(|soft| elapsed >= soft)
-        {
-            break; // No new iteration after the soft limit.
-        }
         let last_iteration = elapsed.saturating_sub(iteration_start);
-        if thread
-            .limits()
-            .hard_time
-            .is_some_and(|hard| elapsed + last_iteration * 3 / 2 >= hard)
-        {
-            break; // The next iteration (typically two or more times longer) cannot finish.
+        if !clock.may_start_iteration(elapsed, last_iteration) {
+            break;
         }
     }
     (completed, completed_depth)
