@@ -1,10 +1,17 @@
-//! Renju: Black's forbidden moves under the RIF rules.
+//! Renju: Black's forbidden moves under the RIF rules, judged as the Gomocup referee judges
+//! them.
 //!
 //! For Black, a move that makes exactly five wins whatever else it makes. Otherwise it is
 //! forbidden if it makes an overline, two or more fours (two fours in one line count), or
 //! two or more threes. A three is a line that one more move turns into a straight four,
 //! and that move must itself be allowed: it is checked recursively, with the stone in
 //! question on the board (a three whose every completion is forbidden is a "fake three").
+//!
+//! The referee's convention (the forbidden-point finder of the piskvork judge, which Gomocup
+//! tournaments use): a completion point of a three counts only if Black may play it *and* it
+//! does not make a five there on any line. A point where Black would make five is a win, not
+//! a straight four, so a three whose only straight-four point is such a point is not a three.
+//! The same holds at every level of the recursion (`protocol.md`, `YXSHOWFORBID`).
 //!
 //! The line-local part comes from the pattern tables (`Pattern::Overline`, `FourFour`,
 //! `F3` with its straight-four completion points); only the recursive check of threes
@@ -57,7 +64,7 @@ impl Board {
             if let Some(cells) = completions[d] {
                 if cells[..counts[d]]
                     .iter()
-                    .any(|&q| self.is_empty_cell(q) && self.forbidden_kind_at(q).is_none())
+                    .any(|&q| self.is_straight_four_point(q))
                 {
                     real_threes += 1;
                 }
@@ -65,5 +72,14 @@ impl Board {
         }
         self.unmake();
         (real_threes >= 2).then_some(ForbiddenKind::DoubleThree)
+    }
+
+    /// Whether the completion point `q` of a three (with the three's stone on the board) makes
+    /// that three real: empty, no five for Black there on any line (the referee's
+    /// convention), and not forbidden.
+    fn is_straight_four_point(&mut self, q: Cell) -> bool {
+        self.is_empty_cell(q)
+            && self.flags_at(Color::Black, q) & flag::FIVE == 0
+            && self.forbidden_kind_at(q).is_none()
     }
 }
