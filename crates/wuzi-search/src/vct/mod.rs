@@ -26,7 +26,8 @@
 //!   attacker wins through it.
 //!
 //! Soundness: a `Win` is a real forced win given that the zone holds every move that can stop
-//! a line (see `vcf::line_zone` for the one renju exception). `NoWin` means no win within the
+//! a line (`vcf::line_zone`, which in renju includes every cell that can change whether a
+//! point the line needs is forbidden, however far away). `NoWin` means no win within the
 //! depth *among the threat moves tried*: the attacker's threats are taken from the cells where
 //! it makes at least a closed three (when a threat may only be a VCF of depth 1) or a two
 //! (deeper), which covers every threat of depth 1 but not every deeper one.
