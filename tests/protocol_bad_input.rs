@@ -11,7 +11,9 @@ use std::time::Duration;
 use protocol_support::{play_checked, Engine};
 use wuzi_core::{Board, Point, Rule};
 
-/// An engine in a game after `TURN 7,7` and its answer; returns the test's copy.
+/// An engine in a game after `TURN 10,10` and its answer; returns the test's copy. The
+/// opening stone is off centre so that the engine's answer (next to it) never lands on the
+/// points the tests probe as empty (1,1 to 5,5).
 fn engine_in_game(rule: u32) -> (Engine, Board) {
     let mut e = Engine::spawn();
     e.send("INFO timeout_turn 300");
@@ -19,8 +21,8 @@ fn engine_in_game(rule: u32) -> (Engine, Board) {
     assert_eq!(e.ask("START 15"), "OK");
     let r = Rule::from_gomocup(rule).unwrap_or(Rule::Freestyle);
     let mut board = Board::new(15, 15, r).unwrap();
-    e.send("TURN 7,7");
-    play_checked(&e, &mut board, Point::new(7, 7));
+    e.send("TURN 10,10");
+    play_checked(&e, &mut board, Point::new(10, 10));
     let m = e.expect_move();
     play_checked(&e, &mut board, m);
     (e, board)

@@ -117,7 +117,9 @@ fn classify_placed(rule: Rule, color: Color, w: &Window, memo: &mut Memo) -> Pat
     result
 }
 
-/// Black's forbidden kind at `p` by the RIF definitions, scanning whole lines (no tables).
+/// Black's forbidden kind at `p` by the RIF definitions as the Gomocup referee applies them
+/// (a completion point where Black would make five does not make a three real; see
+/// `renju.rs`), scanning whole lines (no tables).
 pub fn forbidden_kind(board: &Board, p: Point) -> Option<ForbiddenKind> {
     if board.rule() != Rule::Renju || !board.is_empty_at(p) {
         return None;
@@ -176,6 +178,16 @@ fn distance(a: Point, b: Point) -> isize {
         .max((a.y as isize - b.y as isize).abs())
 }
 
+/// Whether Black placing on the empty point `q` makes a run of exactly five on any line.
+fn makes_five(board: &mut Board, q: Point) -> bool {
+    if board.place(Color::Black, q).is_err() {
+        return false;
+    }
+    let five = (0..4).any(|d| black_run(board, q, d).len() == 5);
+    let _ = board.undo();
+    five
+}
+
 fn slow_forbidden(board: &mut Board, p: Point) -> Option<ForbiddenKind> {
     if board.place(Color::Black, p).is_err() {
         return None;
@@ -213,8 +225,10 @@ fn forbidden_with_p_placed(board: &mut Board, p: Point) -> Option<ForbiddenKind>
             let (count, fp) = fours_in_line(board, p, d);
             let straight_four = count == 1 && fp.len() == 2 && distance(fp[0], fp[1]) == 5;
             let _ = board.undo();
-            // ... and q must itself be allowed, with p on the board.
-            if straight_four && slow_forbidden(board, q).is_none() {
+            // ... q must not make a five for Black on any line (the referee's convention: a
+            // five point is a win, not a straight four) ... and q must itself be allowed,
+            // with p on the board.
+            if straight_four && !makes_five(board, q) && slow_forbidden(board, q).is_none() {
                 is_three = true;
                 break;
             }

@@ -4,6 +4,13 @@
 //! left, `y` the row counted from 0 at the top. A `Coord` is not checked against any board:
 //! the session does that when it turns one into a board point.
 //!
+//! The wire format of points has one definition, [`Coord::parse_list`], which both ends use:
+//! the engine for `TURN`, `TAKEBACK`, `PLAY`, `RECTSTART` (through [`Coord::parse`]) and the
+//! manager for an engine's move or move list (`Reply::parse`). A point is two non-negative
+//! decimal numbers (digits only, no sign) joined by a comma, with any white space allowed
+//! around the comma; a list is points separated by white space. So `7,7`, `7, 7` and
+//! ` 7 ,7 ` are the same point on both ends; `7 7`, `7,7,` and `+7,7` are errors on both.
+//!
 //! Search information names points the other way that GUIs show them ([`Coord::name`]): the
 //! column as letters (`a` for x = 0, ..., `z` for x = 25, then `aa`, `ab`, ... as in a
 //! spreadsheet), then the row as `y + 1` in decimal: `(7,7)` is `h8`.
@@ -31,17 +38,40 @@ impl Coord {
         ((x as usize) < width && (y as usize) < height).then_some(wuzi_core::Point::new(x, y))
     }
 
-    /// Reads `X,Y` (white space allowed around either number). `what` names the field in the
-    /// error.
+    /// Reads exactly one point `X,Y` of the wire format (see [`Coord::parse_list`]). `what`
+    /// names the field in the error.
     pub fn parse(text: &str, what: &'static str) -> Result<Coord, ParseError> {
+        match Coord::parse_list(text, what)?.as_slice() {
+            [one] => Ok(*one),
+            _ => Err(ParseError::Coord {
+                what,
+                text: quote(text),
+            }),
+        }
+    }
+
+    /// Reads a list of points, the one definition of the wire format: `X,Y` pairs of
+    /// non-negative decimal numbers, white space allowed around each comma, pairs separated by
+    /// white space. An empty (or blank) text is the empty list. `what` names the field in the
+    /// error.
+    pub fn parse_list(text: &str, what: &'static str) -> Result<Vec<Coord>, ParseError> {
         let bad = || ParseError::Coord {
             what,
             text: quote(text),
         };
-        let (x, y) = text.split_once(',').ok_or_else(bad)?;
-        let x = parse_index(x.trim(), what)?;
-        let y = parse_index(y.trim(), what)?;
-        Ok(Coord { x, y })
+        let mut out = Vec::new();
+        let mut rest = text.trim_start();
+        while !rest.is_empty() {
+            let (x, after) = take_index(rest, what)?;
+            let after = after.trim_start().strip_prefix(',').ok_or_else(bad)?;
+            let (y, after) = take_index(after.trim_start(), what)?;
+            if after.chars().next().is_some_and(|c| !c.is_whitespace()) {
+                return Err(bad());
+            }
+            out.push(Coord { x, y });
+            rest = after.trim_start();
+        }
+        Ok(out)
     }
 
     /// The letter-number name of the point: `h8` for `(7,7)`.
@@ -97,6 +127,26 @@ impl fmt::Display for Coord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{},{}", self.x, self.y)
     }
+}
+
+/// Reads the number at the start of `text` (its run of digits) and returns the rest.
+fn take_index<'a>(text: &'a str, what: &'static str) -> Result<(u32, &'a str), ParseError> {
+    let end = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, rest) = text.split_at(end);
+    if digits.is_empty() {
+        // Report the word that stands where a number should be.
+        let word = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .next()
+            .unwrap_or(text);
+        return Err(parse_index(word, what).err().unwrap_or(ParseError::Coord {
+            what,
+            text: quote(text),
+        }));
+    }
+    Ok((parse_index(digits, what)?, rest))
 }
 
 /// Reads a non-negative decimal number (digits only, no sign).
@@ -164,6 +214,19 @@ mod tests {
         }
         let e = Coord::parse("-1,3", "TURN").unwrap_err().to_string();
         assert!(e.contains("non-negative"), "{e}");
+    }
+
+    #[test]
+    fn lists_of_points() {
+        assert_eq!(Coord::parse_list("", "m"), Ok(vec![]));
+        assert_eq!(
+            Coord::parse_list("7,7 8, 8\t 9 ,9", "m"),
+            Ok(vec![Coord::new(7, 7), Coord::new(8, 8), Coord::new(9, 9)])
+        );
+        for bad in ["7,7,", "7,7x", "7,7 8", "7 7", "7,,7", ",", "7,7;8,8"] {
+            assert!(Coord::parse_list(bad, "m").is_err(), "{bad:?} accepted");
+        }
+        assert!(Coord::parse("7,7 8,8", "TURN").is_err());
     }
 
     #[test]

@@ -66,11 +66,9 @@ impl Reply {
         if line.contains("=\"") {
             return parse_about(line).ok_or_else(|| err("bad ABOUT answer"));
         }
-        let moves = line
-            .split_whitespace()
-            .map(|m| Coord::parse(m, "move"))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| err("not a reply of the protocol"))?;
+        // The one wire format of points (`Coord::parse_list`), as the engine reads them.
+        let moves =
+            Coord::parse_list(line, "move").map_err(|_| err("not a reply of the protocol"))?;
         match moves.as_slice() {
             [one] => Ok(Reply::Move(*one)),
             _ => Ok(Reply::Moves(moves)),
@@ -202,6 +200,17 @@ mod tests {
     }
 
     #[test]
+    fn reads_points_as_the_engine_does() {
+        assert_eq!(Reply::parse("7, 7"), Ok(Reply::Move(Coord::new(7, 7))));
+        assert_eq!(Reply::parse(" 7 ,7 "), Ok(Reply::Move(Coord::new(7, 7))));
+        assert_eq!(
+            Reply::parse("7, 7 8 ,8"),
+            Ok(Reply::Moves(vec![Coord::new(7, 7), Coord::new(8, 8)]))
+        );
+        assert_eq!(Coord::parse("7, 7", "TURN"), Ok(Coord::new(7, 7)));
+    }
+
+    #[test]
     fn rejects_garbage() {
         for bad in [
             "",
@@ -211,6 +220,8 @@ mod tests {
             "FORBID 0708",
             "hello world",
             "7,7 x",
+            "7 7",
+            "7,7,",
         ] {
             assert!(Reply::parse(bad).is_err(), "{bad:?} accepted");
         }

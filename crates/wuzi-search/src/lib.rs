@@ -22,6 +22,7 @@
 
 pub mod bench;
 pub mod eval;
+mod iteration_clock;
 pub mod movepick;
 pub mod parallel;
 pub mod search;

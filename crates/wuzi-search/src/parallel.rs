@@ -216,6 +216,11 @@ impl<'a> Split<'a> {
         // Best first, the rest in the order searched; when stopped, the best of the moves that
         // finished (as the single-thread root leaves the best so far first).
         moves[..=best_index].rotate_right(1);
+        if best_index > 0 {
+            // A finished search that beat the alpha it ran with, hence the call's alpha (the
+            // principal's own is left by `search_root`).
+            main.root_verified = Some(moves[0].clone());
+        }
         if main.stopped {
             return best;
         }
@@ -255,11 +260,11 @@ impl<'a> Split<'a> {
     /// a pool thread at the same time. The VCF's win is preferred, as on one thread.
     pub fn root_threats(&self, main: &mut Thread<'a>) -> Option<RootMove> {
         let mut board = main.board.clone();
-        let limits = main.limits.clone();
+        let threat_time = main.threat_time();
         let start = main.start;
         let (vcf, (vct, vct_nodes)) = self.pool.join(
             || main.root_vcf(),
-            || crate::vct::root_vct(&mut board, &limits, start),
+            || crate::vct::root_vct(&mut board, threat_time, start),
         );
         main.nodes += vct_nodes;
         vcf.or_else(|| vct.map(|line| main.proven_root_move(line)))

@@ -13,6 +13,7 @@
 //! A node is one call of `node` or `leaf` (one position visited), the root included.
 
 use crate::eval::{self, EVAL_LIMIT};
+use crate::iteration_clock::IterationClock;
 use crate::movepick::{self, MoveList, TACTICAL, TT_MOVE};
 use crate::parallel::Split;
 use crate::threat::SolveResult;
@@ -20,7 +21,7 @@ use crate::tt::{Bound, TranspositionTable};
 use crate::vcf::{VcfSolver, UNLIMITED};
 use crate::{Info, Limits, Options, WIN, WIN_MIN};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use wuzi_core::geometry::MAX_CELLS;
 use wuzi_core::{flag, Board, Cell, Point};
 
@@ -70,6 +71,9 @@ pub struct Thread<'a> {
     pub(crate) pv: Vec<Vec<Cell>>,
     lists: Vec<MoveList>,
     vcf: VcfSolver,
+    /// The best root move of the last `search_root` call whose score beat that call's alpha
+    /// in a finished search: the information a stopped iteration still holds.
+    pub(crate) root_verified: Option<RootMove>,
     /// The helpers of a parallel search (`parallel.rs`); `None` on one thread.
     pub(crate) split: Option<Box<Split<'a>>>,
 }
@@ -112,6 +116,7 @@ impl<'a> Thread<'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
             vcf: VcfSolver::with_table_bits(16),
+            root_verified: None,
             split: None,
         }
     }
@@ -201,6 +206,7 @@ impl<'a> Thread<'a> {
         let mut best = -INF;
         let us = self.board.side_to_move();
         self.nodes += 1;
+        self.root_verified = None;
         let fives = *self.board.cells_making(us, flag::FIVE);
         for i in 0..moves.len() {
             let cell = moves[i].cell;
@@ -231,6 +237,7 @@ impl<'a> Thread<'a> {
                 moves[..=i].rotate_right(1);
                 if score > alpha {
                     alpha = score;
+                    self.root_verified = Some(moves[0].clone());
                     if score >= beta {
                         break;
                     }
@@ -288,7 +295,8 @@ impl<'a> Thread<'a> {
         if let Some(win) = self.root_vcf() {
             return Some(win);
         }
-        let (line, nodes) = crate::vct::root_vct(&mut self.board, &self.limits, self.start);
+        let threat_time = self.threat_time();
+        let (line, nodes) = crate::vct::root_vct(&mut self.board, threat_time, self.start);
         self.nodes += nodes;
         line.map(|line| self.proven_root_move(line))
     }
@@ -296,7 +304,7 @@ impl<'a> Thread<'a> {
     /// The side to move's VCF at the root (a quarter of the soft time at most).
     pub(crate) fn root_vcf(&mut self) -> Option<RootMove> {
         let us = self.board.side_to_move();
-        let soft = self.limits.soft_time.or(self.limits.hard_time);
+        let soft = self.threat_time();
         let deadline = soft.map(|t| self.start + t / 4);
         self.vcf.set_deadline(deadline);
         let outcome = self.vcf.solve(&mut self.board, us, UNLIMITED, 2_000_000);
@@ -305,6 +313,16 @@ impl<'a> Thread<'a> {
         match outcome.result {
             SolveResult::Win(line) => Some(self.proven_root_move(line)),
             _ => None,
+        }
+    }
+
+    /// The time the root's threat solvers take their shares of: the soft limit, but never
+    /// more than three fifths of the hard one (what the soft limit was when a move used only
+    /// that much), so that a search allowed its whole turn does not spend it on threats.
+    pub(crate) fn threat_time(&self) -> Option<Duration> {
+        match (self.limits.soft_time, self.limits.hard_time) {
+            (Some(soft), Some(hard)) => Some(soft.min(hard * 3 / 5)),
+            (soft, hard) => soft.or(hard),
         }
     }
 
@@ -324,7 +342,7 @@ impl<'a> Thread<'a> {
         if cells.len() <= 1 || self.board.cells_making(them, flag::FOUR).is_empty() {
             return cells;
         }
-        let soft = self.limits.soft_time.or(self.limits.hard_time);
+        let soft = self.threat_time();
         self.vcf.set_deadline(soft.map(|t| self.start + t / 3));
         let outcome = self.vcf.solve(&mut self.board, them, UNLIMITED, 200_000);
         self.nodes += outcome.nodes;
@@ -621,7 +639,9 @@ impl<'a> Thread<'a> {
 
 /// Iterative deepening with aspiration windows and multi-PV. Reports each completed line
 /// through `on_info`; returns the root moves of the last completed iteration, best first, and
-/// the depth completed.
+/// the depth completed. An iteration cut off by the clock still counts where it found a new
+/// best move: a root move whose finished search beat the previous best's bound (root moves are
+/// searched best first, so such a move is better than the last iteration's choice).
 pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<RootMove>, u32) {
     let mut cells = thread.root_moves();
     if cells.len() > 1 && thread.options.threat_search && thread.options.textbook.is_none() {
@@ -656,12 +676,14 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
         .limits()
         .max_depth
         .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+    let mut clock = IterationClock::new(thread.limits());
     let mut completed: Vec<RootMove> = moves.clone();
     let mut completed_depth = 0;
     let mut previous: i32 = 0;
     for depth in 1..=max_depth {
         let iteration_start = thread.elapsed();
         let mut found: Vec<RootMove> = Vec::new();
+        let mut cut_off_best: Option<RootMove> = None;
         for pv_index in 0..multipv {
             let mut rest: Vec<RootMove> = moves
                 .iter()
@@ -677,6 +699,9 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
             };
             let score = loop {
                 let score = thread.search_root(&mut rest, depth, alpha, beta);
+                if let Some(verified) = thread.root_verified.take() {
+                    cut_off_best = Some(verified);
+                }
                 if thread.stopped() {
                     break score;
                 }
@@ -719,6 +744,20 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
             }
         }
         if thread.stopped() && found.is_empty() {
+            // The clock cut the first line's pass: a new best move it proved still counts.
+            if let Some(best) = cut_off_best.filter(|b| b.cell != completed[0].cell) {
+                on_info(&Info {
+                    depth: depth as u32,
+                    seldepth: thread.seldepth as u32,
+                    multipv: 1,
+                    score: best.score,
+                    nodes: thread.nodes,
+                    elapsed: thread.elapsed(),
+                    pv: thread.points(&best.pv),
+                });
+                completed.retain(|m| m.cell != best.cell);
+                completed.insert(0, best);
+            }
             break;
         }
         // Next iteration: the found lines first, the rest as last ordered.
@@ -730,6 +769,7 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
                 .cloned(),
         );
         moves = next;
+        let best_before = completed[0].cell;
         if found.len() == multipv {
             completed = moves.clone();
             completed_depth = depth as u32;
@@ -740,6 +780,7 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
         if thread.stopped() {
             break;
         }
+        clock.record(depth, completed[0].cell != best_before);
         if moves.len() == 1
             && (depth >= 8
                 || thread
@@ -754,20 +795,9 @@ pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<Root
             break; // A proven result no deeper search can change.
         }
         let elapsed = thread.elapsed();
-        if thread
-            .limits()
-            .soft_time
-            .is_some_and(|soft| elapsed >= soft)
-        {
-            break; // No new iteration after the soft limit.
-        }
         let last_iteration = elapsed.saturating_sub(iteration_start);
-        if thread
-            .limits()
-            .hard_time
-            .is_some_and(|hard| elapsed + last_iteration * 3 / 2 >= hard)
-        {
-            break; // The next iteration (typically two or more times longer) cannot finish.
+        if !clock.may_start_iteration(elapsed, last_iteration) {
+            break;
         }
     }
     (completed, completed_depth)

@@ -396,13 +396,23 @@ impl VcfSolver {
 /// - in caro, block a five at its far end; in renju with White attacking, make one of the
 ///   final five points legal for Black: for these, the five points' full lines are added.
 ///
+/// - in renju, change whether a point that the line needs forbidden or allowed is so: Black's
+///   own moves when Black attacks (a White stone can turn a fake three real, and so make a
+///   Black move of the line forbidden), the final five points when White attacks (a Black
+///   stone can make one of them legal). The recursive fake-three rule reaches further than
+///   five cells (a stone that spoils a five at a completion point of a completion point), so
+///   for these points the whole `Board::forbidden_reach` is added: the lines of every point
+///   the recursive check examines.
+///
 /// The defender's own fours (which force the attacker at once) are not included; callers add
-/// them. The one gap is renju's recursive fake-three rule, by which a stone further away can,
-/// rarely, change whether a point is forbidden. The board is left as it was.
+/// them. The board is left as it was.
 pub(crate) fn line_zone(board: &mut Board, attacker: Color, line: &[Cell]) -> Bitboard {
     let defender = attacker.opponent();
     let caro = is_caro(board.rule());
     let renju_white = board.rule() == Rule::Renju && attacker == Color::White;
+    let renju_black = board.rule() == Rule::Renju && attacker == Color::Black;
+    // Cells that can change whether a point of the line is forbidden (renju only).
+    let mut reach = Bitboard::EMPTY;
     // (cell, direction mask) whose lines must be added once the board is restored.
     let mut windows: [(Cell, u8); 128] = [(0, 0); 128];
     let mut n = 0;
@@ -430,10 +440,23 @@ pub(crate) fn line_zone(board: &mut Board, attacker: Color, line: &[Cell]) -> Bi
                 n += 1;
             }
         }
+        if renju_black
+            && color == Color::Black
+            && board.flags_at(Color::Black, c) & flag::FORBID_CANDIDATE != 0
+        {
+            reach = reach.or(&board.forbidden_reach(c));
+        }
         board.make(color, c);
         played += 1;
     }
     let ends = *five_points(board, attacker);
+    if renju_white {
+        for e in ends.iter() {
+            if board.flags_at(Color::Black, e) & flag::FORBID_CANDIDATE != 0 {
+                reach = reach.or(&board.forbidden_reach(e));
+            }
+        }
+    }
     for _ in 0..played {
         board.unmake();
     }
@@ -442,6 +465,11 @@ pub(crate) fn line_zone(board: &mut Board, attacker: Color, line: &[Cell]) -> Bi
         if (caro || renju_white) && n < windows.len() {
             windows[n] = (e, 15);
             n += 1;
+        }
+    }
+    for c in reach.iter() {
+        if board.is_empty_cell(c) {
+            zone.insert(c);
         }
     }
     let offsets = board.dir_offsets();
@@ -460,4 +488,72 @@ pub(crate) fn line_zone(board: &mut Board, attacker: Color, line: &[Cell]) -> Bi
         }
     }
     zone
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wuzi_core::Point;
+
+    /// A dense renju position (stones of both colours dropped on the central square).
+    fn dense(seed: u64) -> Board {
+        let mut rng = wuzi_testkit::Lcg(seed);
+        let mut board = Board::new(15, 15, Rule::Renju).expect("size");
+        let black = 14 + (seed % 15) as usize;
+        for (color, n) in [(Color::Black, black), (Color::White, black * 3 / 4)] {
+            let mut placed = 0;
+            for _ in 0..10_000 {
+                if placed == n {
+                    break;
+                }
+                let p = Point::new(3 + rng.next(9) as u8, 3 + rng.next(9) as u8);
+                if board.is_empty_at(p) && board.place(color, p).is_ok() {
+                    placed += 1;
+                }
+            }
+        }
+        board
+    }
+
+    /// The gap the zone had: a White stone more than five cells from a Black move of the line
+    /// can make that move forbidden (by turning a fake three real), and so stop the line. The
+    /// zone must hold every such stone.
+    #[test]
+    fn the_zone_holds_far_stones_that_make_a_black_move_forbidden() {
+        let mut found = 0;
+        for seed in 0..400u64 {
+            let mut board = dense(seed);
+            let candidates: Vec<Cell> = board
+                .cells_making(Color::Black, flag::FORBID_CANDIDATE)
+                .iter()
+                .collect();
+            for c in candidates {
+                if board.forbidden_kind_at(c).is_some() {
+                    continue;
+                }
+                let p = board.point(c);
+                let zone = line_zone(&mut board, Color::Black, &[c]);
+                for s in board.empty_points() {
+                    if s.x.abs_diff(p.x).max(s.y.abs_diff(p.y)) <= 5 {
+                        continue;
+                    }
+                    board.place(Color::White, s).expect("empty");
+                    let now_forbidden = board.forbidden_kind_at(c).is_some();
+                    board.undo().expect("undo");
+                    if now_forbidden {
+                        found += 1;
+                        let sc = board.cell(s).expect("on board");
+                        assert!(
+                            zone.contains(sc),
+                            "seed {seed}: White at {s} makes {p} forbidden, not in the zone"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            found > 0,
+            "no far White stone that makes a Black move forbidden"
+        );
+    }
 }

@@ -288,3 +288,24 @@ pub fn free_point(board: &Board) -> Point {
 pub fn rule_code(rule: Rule) -> u32 {
     rule.gomocup_code()
 }
+
+impl Engine {
+    /// Every line up to and including the first one for which `last` holds, each line within
+    /// `per_line` of the one before; `None` when a line does not come in time (the engine
+    /// hung, died or never answered).
+    pub fn lines_until(
+        &mut self,
+        per_line: Duration,
+        mut last: impl FnMut(&str) -> bool,
+    ) -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        loop {
+            let line = self.line_within(per_line)?;
+            let done = last(&line);
+            out.push(line);
+            if done {
+                return Some(out);
+            }
+        }
+    }
+}

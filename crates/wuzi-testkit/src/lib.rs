@@ -3,6 +3,7 @@
 //!
 //! - [`data`]: paths into the repository's `data/` folder (positions, answers, openings);
 //! - [`position`]: boards from diagrams and move lists;
+//! - [`referee`]: the renju referee cases (positions with their forbidden points);
 //! - [`engine`]: a Gomocup engine driven over pipes as a manager drives it, with a timeout on
 //!   every read, so a broken engine fails a test instead of hanging it;
 //! - [`Lcg`]: a small deterministic generator for test positions.
@@ -13,6 +14,7 @@
 pub mod data;
 pub mod engine;
 pub mod position;
+pub mod referee;
 
 /// A small deterministic generator (a 64-bit linear congruential sequence, high bits out).
 pub struct Lcg(pub u64);

@@ -26,7 +26,8 @@
 //!   attacker wins through it.
 //!
 //! Soundness: a `Win` is a real forced win given that the zone holds every move that can stop
-//! a line (see `vcf::line_zone` for the one renju exception). `NoWin` means no win within the
+//! a line (`vcf::line_zone`, which in renju includes every cell that can change whether a
+//! point the line needs is forbidden, however far away). `NoWin` means no win within the
 //! depth *among the threat moves tried*: the attacker's threats are taken from the cells where
 //! it makes at least a closed three (when a threat may only be a VCF of depth 1) or a two
 //! (deeper), which covers every threat of depth 1 but not every deeper one.
@@ -346,15 +347,16 @@ impl VctSolver {
     }
 }
 
-/// The side to move's VCT at the root, by proof numbers (a fifth of the soft time at most):
-/// the winning line if one is found, and the nodes spent.
+/// The side to move's VCT at the root, by proof numbers (a fifth of `threat_time`, the
+/// searcher's time for the root's threat solvers, at most): the winning line if one is found,
+/// and the nodes spent.
 pub(crate) fn root_vct(
     board: &mut Board,
-    limits: &crate::Limits,
+    threat_time: Option<std::time::Duration>,
     start: Instant,
 ) -> (Option<Vec<Cell>>, u64) {
     let us = board.side_to_move();
-    let soft = limits.soft_time.or(limits.hard_time);
+    let soft = threat_time;
     let mut vct = VctSolver::with_table_bits(16);
     let vct_limits = VctLimits {
         max_depth: 8,
