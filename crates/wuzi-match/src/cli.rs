@@ -16,6 +16,7 @@ use crate::args::{
 };
 use crate::clock::TimeControl;
 use crate::config::MatchConfig;
+use crate::engine::EngineSpec;
 use crate::error::MatchError;
 use crate::opening::{load_suite, resolve_suite, Opening, Order};
 use crate::progress::{print_line, Progress, ProgressMode};
@@ -54,7 +55,7 @@ EXAMPLES
 #[command(after_long_help = ENGINE_HELP)]
 pub struct MatchArgs {
     /// An engine, `cmd=PROGRAM,arg=..,dir=..,name=..,option.KEY=VALUE` (see below); give it
-    /// exactly twice.
+    /// twice (a tournament: two or more times).
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
     /// Options for both engines: `option.KEY=VALUE,...`.
@@ -188,15 +189,36 @@ pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), Strin
             args.engines.len()
         ));
     }
+    let specs = engine_specs(args)?;
+    let [first, second]: [EngineSpec; 2] = specs
+        .try_into()
+        .map_err(|_| "give exactly two engines with --engine".to_string())?;
+    let mut cfg = MatchConfig::new(first, second);
+    let seed_chosen = apply_settings(&mut cfg, args)?;
+    if let Some(v) = &args.sprt {
+        let [elo0, elo1, alpha, beta] = v[..] else {
+            return Err("--sprt takes four numbers: ELO0 ELO1 ALPHA BETA".into());
+        };
+        cfg.sprt = Some(Sprt::new(elo0, elo1, alpha, beta)?);
+    }
+    cfg.games = match (args.games, cfg.sprt.is_some()) {
+        (Some(n), _) => n,
+        (None, true) => 100_000,
+        (None, false) => (2 * cfg.openings.len()).max(2),
+    };
+    Ok((cfg, seed_chosen))
+}
+
+/// Every `--engine` as a spec, with the `--each` options merged in (an engine's own option of
+/// the same key wins) and default names that clash numbered `-1`, `-2`, ...
+pub fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>, String> {
     let mut each = Vec::new();
     for text in &args.each {
         each.extend(parse_each(text)?);
     }
-    let mut specs = [
-        parse_engine_spec(&args.engines[0])?,
-        parse_engine_spec(&args.engines[1])?,
-    ];
-    for spec in specs.iter_mut() {
+    let mut specs = Vec::new();
+    for text in &args.engines {
+        let mut spec = parse_engine_spec(text)?;
         let own: Vec<String> = spec
             .options
             .iter()
@@ -209,18 +231,25 @@ pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), Strin
             .collect();
         merged.append(&mut spec.options);
         spec.options = merged;
+        specs.push(spec);
     }
-    let named = [
-        has_key(&args.engines[0], "name"),
-        has_key(&args.engines[1], "name"),
-    ];
-    if specs[0].name == specs[1].name && !named[0] && !named[1] {
-        let base = specs[0].name.clone();
-        specs[0].name = format!("{base}-1");
-        specs[1].name = format!("{base}-2");
+    let named: Vec<bool> = args.engines.iter().map(|t| has_key(t, "name")).collect();
+    let base: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    for (i, spec) in specs.iter_mut().enumerate() {
+        let clashes = (0..base.len())
+            .filter(|&j| j != i && base[j] == base[i] && !named[j])
+            .count();
+        if !named[i] && clashes > 0 {
+            let rank = (0..i).filter(|&j| base[j] == base[i] && !named[j]).count();
+            spec.name = format!("{}-{}", base[i], rank + 1);
+        }
     }
-    let [first, second] = specs;
-    let mut cfg = MatchConfig::new(first, second);
+    Ok(specs)
+}
+
+/// Sets everything but the engines, the SPRT and the number of games from the arguments;
+/// returns the seed if it was chosen here.
+pub fn apply_settings(cfg: &mut MatchConfig, args: &MatchArgs) -> Result<Option<u64>, String> {
     (cfg.width, cfg.height) = args.size;
     cfg.rule = args.rule;
     cfg.time = TimeControl {
@@ -244,22 +273,11 @@ pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), Strin
     cfg.seed = args.seed.or(seed_chosen).unwrap_or(0);
     cfg.concurrency = args.concurrency;
     cfg.max_moves = args.max_moves;
-    if let Some(v) = &args.sprt {
-        let [elo0, elo1, alpha, beta] = v[..] else {
-            return Err("--sprt takes four numbers: ELO0 ELO1 ALPHA BETA".into());
-        };
-        cfg.sprt = Some(Sprt::new(elo0, elo1, alpha, beta)?);
-    }
-    cfg.games = match (args.games, cfg.sprt.is_some()) {
-        (Some(n), _) => n,
-        (None, true) => 100_000,
-        (None, false) => (2 * cfg.openings.len()).max(2),
-    };
     cfg.sgf = args.sgf.clone();
     cfg.psq_dir = args.psq_dir.clone();
     cfg.message_log = args.message_log.clone();
     cfg.fresh_process = args.fresh_process;
-    Ok((cfg, seed_chosen))
+    Ok(seed_chosen)
 }
 
 fn clock_seed() -> u64 {

@@ -18,6 +18,9 @@ struct Cli {
 enum Command {
     /// Run a match between two Gomocup-protocol engines (see `wuzi match --help`).
     Match(wuzi_match::MatchArgs),
+    /// Run a round-robin or gauntlet tournament of two or more engines, resumable from its
+    /// results file, with ratings and a crosstable (see `wuzi tournament --help`).
+    Tournament(wuzi_match::TournamentArgs),
     /// Solve a position by threat-space search: a VCF or VCT and its line.
     Solve(solve::SolveArgs),
     /// Search the fixed bench positions to a fixed depth (nodes, time, nodes per second and a
@@ -52,6 +55,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Match(args) => ExitCode::from(wuzi_match::run(&args).clamp(0, 255) as u8),
+        Command::Tournament(args) => {
+            ExitCode::from(wuzi_match::run_tournament_cli(&args).clamp(0, 255) as u8)
+        }
         Command::Solve(args) => ExitCode::from(solve::run(&args).clamp(0, 255) as u8),
         Command::Bench {
             movegen,
