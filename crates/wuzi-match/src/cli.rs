@@ -18,9 +18,11 @@ use crate::clock::TimeControl;
 use crate::config::MatchConfig;
 use crate::engine::EngineSpec;
 use crate::error::MatchError;
+use crate::html::{write_report, ReportInput};
 use crate::opening::{load_suite, resolve_suite, Opening, Order};
 use crate::progress::{print_line, Progress, ProgressMode};
 use crate::report::{final_report, header, json_summary};
+use crate::results::GameRecord;
 use crate::runner::run_match;
 use crate::sprt::Sprt;
 
@@ -126,6 +128,10 @@ pub struct MatchArgs {
     /// Start new engine processes for every game (default: reuse them, restart after a fault).
     #[arg(long)]
     pub fresh_process: bool,
+    /// Write an HTML report (standings, Elo against games played, end reasons, every game
+    /// as a picture to step through) to DIR/index.html.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
     /// Also print the final result as one JSON line.
     #[arg(long)]
     pub json: bool,
@@ -169,7 +175,19 @@ pub fn run(args: &MatchArgs) -> i32 {
             if args.json {
                 print_line(&json_summary(&cfg, &summary));
             }
-            0
+            match &args.report {
+                Some(dir) => match write_report(dir, &report_input(&cfg, &summary)) {
+                    Ok(path) => {
+                        print_line(&format!("Report: {}", path.display()));
+                        0
+                    }
+                    Err(e) => {
+                        eprintln!("wuzi match: error: {e}");
+                        1
+                    }
+                },
+                None => 0,
+            }
         }
         Err(e) => {
             eprintln!("wuzi match: error: {e}");
@@ -178,6 +196,33 @@ pub fn run(args: &MatchArgs) -> i32 {
                 _ => 1,
             }
         }
+    }
+}
+
+/// What the HTML report of a match shows: the second engine is the anchor at 0, so the first
+/// engine's rating is the Elo difference.
+fn report_input(cfg: &MatchConfig, m: &crate::runner::MatchSummary) -> ReportInput {
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    ReportInput {
+        title: format!("Match: {} vs {}", names[0], names[1]),
+        details: vec![format!(
+            "{} of {} games, {}x{} {}, {}",
+            m.stats.games(),
+            m.planned,
+            cfg.width,
+            cfg.height,
+            cfg.rule,
+            cfg.time.describe()
+        )],
+        names: names.iter().map(|n| n.to_string()).collect(),
+        games: m
+            .games
+            .iter()
+            .map(|g| GameRecord::of(g, names, cfg))
+            .collect(),
+        anchor: Some(names[1].to_string()),
+        anchor_elo: 0.0,
+        prior_draws: 2.0,
     }
 }
 

@@ -11,6 +11,7 @@
 //! - `tournament`: two or more engines, round robin or gauntlet, resumable from its results
 //!   file (`results`); `standings`: points and the crosstable; `rating`: joint maximum
 //!   likelihood ratings with error bars; `tournament_cli`: the `wuzi tournament` command line;
+//! - `html`: the self-contained HTML report (`--report DIR`), with pictures from `wuzi-show`;
 //! - `progress`: the live display; `cli`: the `wuzi match` command line, with `args` (reading
 //!   argument values) and `report` (the printed header, report and JSON);
 //!
@@ -24,6 +25,7 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod game;
+pub mod html;
 pub mod log;
 pub mod opening;
 pub mod progress;

@@ -23,7 +23,9 @@ use wuzi_core::notation::{format_moves, parse_moves};
 use wuzi_core::{Color, Point, Rule};
 
 use crate::args::{parse_rule, parse_size};
+use crate::config::MatchConfig;
 use crate::error::MatchError;
+use crate::game::GameResult;
 
 /// The first line of every results file.
 pub const HEADER: &str = "# wuzi results 1: game black white result reason size rule opening moves";
@@ -47,6 +49,22 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record of a game of a match between engines named `names` (by engine id).
+    pub fn of(g: &GameResult, names: [&str; 2], cfg: &MatchConfig) -> GameRecord {
+        GameRecord {
+            index: g.index,
+            black: names[g.engine_of(Color::Black)].to_string(),
+            white: names[g.engine_of(Color::White)].to_string(),
+            winner: g.winner,
+            reason: g.reason.key().to_string(),
+            width: cfg.width,
+            height: cfg.height,
+            rule: cfg.rule,
+            opening_len: g.opening_len,
+            moves: g.moves.iter().map(|m| m.point).collect(),
+        }
+    }
+
     /// The result from Black's side: `1-0`, `0-1` or `1/2`.
     pub fn result_text(&self) -> &'static str {
         match self.winner {

@@ -27,8 +27,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::{Duration, SystemTime};
 
-use wuzi_core::Color;
-
 use crate::config::{GameSetup, MatchConfig};
 use crate::engine::{Engine, EngineSpec};
 use crate::error::MatchError;
@@ -201,22 +199,11 @@ enum FromGame {
 
 /// The record of a finished game in the tournament's terms.
 fn to_record(cfg: &TournamentConfig, pairing: &Pairing, g: &GameResult) -> GameRecord {
-    let name = |id: usize| {
-        let engine = if id == 0 { pairing.a } else { pairing.b };
-        cfg.engines[engine].name.clone()
-    };
-    GameRecord {
-        index: g.index,
-        black: name(g.engine_of(Color::Black)),
-        white: name(g.engine_of(Color::White)),
-        winner: g.winner,
-        reason: g.reason.key().to_string(),
-        width: cfg.settings.width,
-        height: cfg.settings.height,
-        rule: cfg.settings.rule,
-        opening_len: g.opening_len,
-        moves: g.moves.iter().map(|m| m.point).collect(),
-    }
+    let names = [
+        cfg.engines[pairing.a].name.as_str(),
+        cfg.engines[pairing.b].name.as_str(),
+    ];
+    GameRecord::of(g, names, &pairing.config)
 }
 
 /// Reads back the games of an earlier run; refuses a file that belongs to another schedule.

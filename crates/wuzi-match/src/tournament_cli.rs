@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use crate::cli::{apply_settings, engine_specs, MatchArgs};
 use crate::config::MatchConfig;
 use crate::error::MatchError;
+use crate::html::{write_report, ReportInput};
 use crate::results::GameRecord;
 use crate::standings::Standings;
 use crate::tournament::{
@@ -161,7 +162,36 @@ pub fn run_tournament_cli(args: &TournamentArgs) -> i32 {
     match run_tournament(&cfg, &mut Lines) {
         Ok(summary) => {
             println!("{}", final_text(args, &cfg, &summary));
-            0
+            let Some(dir) = &args.common.report else {
+                return 0;
+            };
+            let input = ReportInput {
+                title: format!("Tournament ({:?}): {}", cfg.format, names.join(", ")),
+                details: vec![format!(
+                    "{} of {} games, {}x{} {}, {}",
+                    summary.games.len(),
+                    summary.planned,
+                    cfg.settings.width,
+                    cfg.settings.height,
+                    cfg.settings.rule,
+                    cfg.settings.time.describe()
+                )],
+                names: names.iter().map(|n| n.to_string()).collect(),
+                games: summary.games,
+                anchor: args.anchor.clone(),
+                anchor_elo: args.anchor_elo,
+                prior_draws: args.prior_draws,
+            };
+            match write_report(dir, &input) {
+                Ok(path) => {
+                    println!("Report: {}", path.display());
+                    0
+                }
+                Err(e) => {
+                    eprintln!("wuzi tournament: error: {e}");
+                    1
+                }
+            }
         }
         Err(e) => {
             eprintln!("wuzi tournament: error: {e}");
