@@ -128,6 +128,17 @@ pub struct MatchArgs {
     /// Start new engine processes for every game (default: reuse them, restart after a fault).
     #[arg(long)]
     pub fresh_process: bool,
+    /// Do not send RESTART between games: start fresh processes instead (as --fresh-process).
+    /// By default a reused engine gets RESTART, and START from then on if it refuses it.
+    #[arg(long)]
+    pub no_restart: bool,
+    /// Stop (SIGSTOP) the engine that is not to move while the other thinks, as the Gomocup
+    /// referee does, so neither thinks on the other's time (Unix).
+    #[arg(long)]
+    pub freeze: bool,
+    /// Keep each engine's standard error in DIR/NAME.stderr.log (appended).
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
     /// Write an HTML report (standings, Elo against games played, end reasons, every game
     /// as a picture to step through) to DIR/index.html.
     #[arg(long, value_name = "DIR")]
@@ -321,8 +332,34 @@ pub fn apply_settings(cfg: &mut MatchConfig, args: &MatchArgs) -> Result<Option<
     cfg.sgf = args.sgf.clone();
     cfg.psq_dir = args.psq_dir.clone();
     cfg.message_log = args.message_log.clone();
-    cfg.fresh_process = args.fresh_process;
+    cfg.fresh_process = args.fresh_process || args.no_restart;
+    cfg.restart = !args.no_restart;
+    cfg.freeze = args.freeze;
+    if let Some(dir) = &args.stderr_dir {
+        stderr_logs(&mut cfg.engines, dir)?;
+    }
     Ok(seed_chosen)
+}
+
+/// Points every engine's stderr at `dir/NAME.stderr.log` (the name with anything but
+/// letters, digits, `.`, `_` and `-` replaced by `_`), creating `dir`.
+pub fn stderr_logs(specs: &mut [EngineSpec], dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for spec in specs {
+        let file: String = spec
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        spec.stderr_log = Some(dir.join(format!("{file}.stderr.log")));
+    }
+    Ok(())
 }
 
 fn clock_seed() -> u64 {

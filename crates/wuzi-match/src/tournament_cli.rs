@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::{apply_settings, engine_specs, MatchArgs};
+use crate::cli::{apply_settings, engine_specs, stderr_logs, MatchArgs};
 use crate::config::MatchConfig;
 use crate::error::MatchError;
 use crate::html::{write_report, ReportInput};
@@ -47,7 +47,10 @@ pub struct TournamentArgs {
 
 /// The tournament's settings from the arguments.
 pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig, String> {
-    let specs = engine_specs(&args.common)?;
+    let mut specs = engine_specs(&args.common)?;
+    if let Some(dir) = &args.common.stderr_dir {
+        stderr_logs(&mut specs, dir)?;
+    }
     if specs.len() < 2 {
         return Err(format!(
             "give at least two engines with --engine (got {})",
