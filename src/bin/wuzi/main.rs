@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 use wuzi_search::bench as search_bench;
 
+mod analyze;
 mod show;
 mod solve;
 
@@ -23,6 +24,8 @@ enum Command {
     /// Run a round-robin or gauntlet tournament of two or more engines, resumable from its
     /// results file, with ratings and a crosstable (see `wuzi tournament --help`).
     Tournament(wuzi_match::TournamentArgs),
+    /// Analyse a position for a chosen time: the best moves, each with its line (multi-PV).
+    Analyze(analyze::AnalyzeArgs),
     /// Draw a position or a game (a move list, an SGF or .psq file, a game of a results
     /// file) as SVG.
     Show(show::ShowArgs),
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Command::Tournament(args) => {
             ExitCode::from(wuzi_match::run_tournament_cli(&args).clamp(0, 255) as u8)
         }
+        Command::Analyze(args) => ExitCode::from(analyze::run(&args).clamp(0, 255) as u8),
         Command::Show(args) => ExitCode::from(show::run(&args).clamp(0, 255) as u8),
         Command::Solve(args) => ExitCode::from(solve::run(&args).clamp(0, 255) as u8),
         Command::Bench {
