@@ -241,7 +241,7 @@ fn report_input(cfg: &MatchConfig, m: &crate::runner::MatchSummary) -> ReportInp
 pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), String> {
     if args.engines.len() != 2 {
         return Err(format!(
-            "give exactly two engines with --engine (got {})",
+            "give exactly two engines with --engine (got {}); for more, use wuzi tournament",
             args.engines.len()
         ));
     }

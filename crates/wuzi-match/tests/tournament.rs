@@ -134,3 +134,75 @@ fn another_tournaments_results_file_is_refused() {
     let err = run_tournament(&cfg, &mut QuietTournament).expect_err("refused");
     assert!(err.to_string().contains("another tournament"), "{err}");
 }
+
+#[derive(clap::Parser)]
+struct TournamentCli {
+    #[command(flatten)]
+    args: wuzi_match::TournamentArgs,
+}
+
+fn cli_args(list: &[&str]) -> wuzi_match::TournamentArgs {
+    use clap::Parser;
+    match TournamentCli::try_parse_from(["wuzi-tournament"].iter().chain(list)) {
+        Ok(c) => c.args,
+        Err(e) => panic!("{list:?}: {e}"),
+    }
+}
+
+#[test]
+fn the_command_line_plays_reports_and_refuses_bad_arguments() {
+    let dir = scratch("tournament-cli");
+    let results = dir.join("results.txt");
+    let report = dir.join("report");
+    let t = common::testengine();
+    let (a, b, c) = (
+        format!("cmd={t},arg=random,name=a"),
+        format!("cmd={t},arg=occupied,name=b"),
+        format!("cmd={t},arg=crash,name=c"),
+    );
+    let (r, rep) = (results.display().to_string(), report.display().to_string());
+    let mut list = vec![
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--engine",
+        &c,
+        "--games",
+        "2",
+        "--turn-time",
+        "300ms",
+        "--results",
+        &r,
+        "--report",
+        &rep,
+        "--anchor",
+        "b",
+        "--anchor-elo",
+        "-50",
+    ];
+    assert_eq!(wuzi_match::run_tournament_cli(&cli_args(&list)), 0);
+    let read = parse_results(&std::fs::read_to_string(&results).expect("results"));
+    assert_eq!(read.games.len(), 6);
+    let page = std::fs::read_to_string(report.join("index.html")).expect("report");
+    assert_eq!(page.matches("class=\"game\"").count(), 6);
+    // Bad arguments: exit code 2, nothing played.
+    list.truncate(4);
+    for extra in [
+        &["--games", "2"][..],
+        &["--anchor", "nobody"],
+        &["--sprt", "0", "5", "0.05", "0.05"],
+    ] {
+        let mut bad = if extra[0] == "--games" {
+            vec!["--engine", &a]
+        } else {
+            list.clone()
+        };
+        bad.extend_from_slice(extra);
+        assert_eq!(
+            wuzi_match::run_tournament_cli(&cli_args(&bad)),
+            2,
+            "{bad:?}"
+        );
+    }
+}
