@@ -110,6 +110,9 @@ impl TournamentConfig {
                     e.name
                 ));
             }
+            if e.cmd.trim().is_empty() {
+                return bad(format!("engine {} has no command", e.name));
+            }
             if !seen.insert(e.name.as_str()) {
                 return bad(format!(
                     "two engines are named \"{}\"; give them distinct names",
@@ -123,6 +126,7 @@ impl TournamentConfig {
         if self.settings.sprt.is_some() {
             return bad("a tournament has no SPRT stop; leave out --sprt".into());
         }
+        // The pairings differ only in their engines, checked above.
         self.pairings()
             .first()
             .map_or(Ok(()), |p| p.config.validate())
