@@ -16,10 +16,13 @@ use crate::args::{
 };
 use crate::clock::TimeControl;
 use crate::config::MatchConfig;
+use crate::engine::EngineSpec;
 use crate::error::MatchError;
+use crate::html::{write_report, ReportInput};
 use crate::opening::{load_suite, resolve_suite, Opening, Order};
 use crate::progress::{print_line, Progress, ProgressMode};
 use crate::report::{final_report, header, json_summary};
+use crate::results::GameRecord;
 use crate::runner::run_match;
 use crate::sprt::Sprt;
 
@@ -54,7 +57,7 @@ EXAMPLES
 #[command(after_long_help = ENGINE_HELP)]
 pub struct MatchArgs {
     /// An engine, `cmd=PROGRAM,arg=..,dir=..,name=..,option.KEY=VALUE` (see below); give it
-    /// exactly twice.
+    /// twice (a tournament: two or more times).
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
     /// Options for both engines: `option.KEY=VALUE,...`.
@@ -125,6 +128,21 @@ pub struct MatchArgs {
     /// Start new engine processes for every game (default: reuse them, restart after a fault).
     #[arg(long)]
     pub fresh_process: bool,
+    /// Do not send RESTART between games: start fresh processes instead (as --fresh-process).
+    /// By default a reused engine gets RESTART, and START from then on if it refuses it.
+    #[arg(long)]
+    pub no_restart: bool,
+    /// Stop (SIGSTOP) the engine that is not to move while the other thinks, as the Gomocup
+    /// referee does, so neither thinks on the other's time (Unix).
+    #[arg(long)]
+    pub freeze: bool,
+    /// Keep each engine's standard error in DIR/NAME.stderr.log (appended).
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
+    /// Write an HTML report (standings, Elo against games played, end reasons, every game
+    /// as a picture to step through) to DIR/index.html.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
     /// Also print the final result as one JSON line.
     #[arg(long)]
     pub json: bool,
@@ -168,7 +186,19 @@ pub fn run(args: &MatchArgs) -> i32 {
             if args.json {
                 print_line(&json_summary(&cfg, &summary));
             }
-            0
+            match &args.report {
+                Some(dir) => match write_report(dir, &report_input(&cfg, &summary)) {
+                    Ok(path) => {
+                        print_line(&format!("Report: {}", path.display()));
+                        0
+                    }
+                    Err(e) => {
+                        eprintln!("wuzi match: error: {e}");
+                        1
+                    }
+                },
+                None => 0,
+            }
         }
         Err(e) => {
             eprintln!("wuzi match: error: {e}");
@@ -180,23 +210,71 @@ pub fn run(args: &MatchArgs) -> i32 {
     }
 }
 
+/// What the HTML report of a match shows: the second engine is the anchor at 0, so the first
+/// engine's rating is the Elo difference.
+fn report_input(cfg: &MatchConfig, m: &crate::runner::MatchSummary) -> ReportInput {
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    ReportInput {
+        title: format!("Match: {} vs {}", names[0], names[1]),
+        details: vec![format!(
+            "{} of {} games, {}x{} {}, {}",
+            m.stats.games(),
+            m.planned,
+            cfg.width,
+            cfg.height,
+            cfg.rule,
+            cfg.time.describe()
+        )],
+        names: names.iter().map(|n| n.to_string()).collect(),
+        games: m
+            .games
+            .iter()
+            .map(|g| GameRecord::of(g, names, cfg))
+            .collect(),
+        anchor: Some(names[1].to_string()),
+        anchor_elo: 0.0,
+        prior_draws: 2.0,
+    }
+}
+
 /// The match's settings from the arguments, and the seed if it was chosen here.
 pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), String> {
     if args.engines.len() != 2 {
         return Err(format!(
-            "give exactly two engines with --engine (got {})",
+            "give exactly two engines with --engine (got {}); for more, use wuzi tournament",
             args.engines.len()
         ));
     }
+    let specs = engine_specs(args)?;
+    let [first, second]: [EngineSpec; 2] = specs
+        .try_into()
+        .map_err(|_| "give exactly two engines with --engine".to_string())?;
+    let mut cfg = MatchConfig::new(first, second);
+    let seed_chosen = apply_settings(&mut cfg, args)?;
+    if let Some(v) = &args.sprt {
+        let [elo0, elo1, alpha, beta] = v[..] else {
+            return Err("--sprt takes four numbers: ELO0 ELO1 ALPHA BETA".into());
+        };
+        cfg.sprt = Some(Sprt::new(elo0, elo1, alpha, beta)?);
+    }
+    cfg.games = match (args.games, cfg.sprt.is_some()) {
+        (Some(n), _) => n,
+        (None, true) => 100_000,
+        (None, false) => (2 * cfg.openings.len()).max(2),
+    };
+    Ok((cfg, seed_chosen))
+}
+
+/// Every `--engine` as a spec, with the `--each` options merged in (an engine's own option of
+/// the same key wins) and default names that clash numbered `-1`, `-2`, ...
+pub fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>, String> {
     let mut each = Vec::new();
     for text in &args.each {
         each.extend(parse_each(text)?);
     }
-    let mut specs = [
-        parse_engine_spec(&args.engines[0])?,
-        parse_engine_spec(&args.engines[1])?,
-    ];
-    for spec in specs.iter_mut() {
+    let mut specs = Vec::new();
+    for text in &args.engines {
+        let mut spec = parse_engine_spec(text)?;
         let own: Vec<String> = spec
             .options
             .iter()
@@ -209,18 +287,25 @@ pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), Strin
             .collect();
         merged.append(&mut spec.options);
         spec.options = merged;
+        specs.push(spec);
     }
-    let named = [
-        has_key(&args.engines[0], "name"),
-        has_key(&args.engines[1], "name"),
-    ];
-    if specs[0].name == specs[1].name && !named[0] && !named[1] {
-        let base = specs[0].name.clone();
-        specs[0].name = format!("{base}-1");
-        specs[1].name = format!("{base}-2");
+    let named: Vec<bool> = args.engines.iter().map(|t| has_key(t, "name")).collect();
+    let base: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    for (i, spec) in specs.iter_mut().enumerate() {
+        let clashes = (0..base.len())
+            .filter(|&j| j != i && base[j] == base[i] && !named[j])
+            .count();
+        if !named[i] && clashes > 0 {
+            let rank = (0..i).filter(|&j| base[j] == base[i] && !named[j]).count();
+            spec.name = format!("{}-{}", base[i], rank + 1);
+        }
     }
-    let [first, second] = specs;
-    let mut cfg = MatchConfig::new(first, second);
+    Ok(specs)
+}
+
+/// Sets everything but the engines, the SPRT and the number of games from the arguments;
+/// returns the seed if it was chosen here.
+pub fn apply_settings(cfg: &mut MatchConfig, args: &MatchArgs) -> Result<Option<u64>, String> {
     (cfg.width, cfg.height) = args.size;
     cfg.rule = args.rule;
     cfg.time = TimeControl {
@@ -244,22 +329,37 @@ pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), Strin
     cfg.seed = args.seed.or(seed_chosen).unwrap_or(0);
     cfg.concurrency = args.concurrency;
     cfg.max_moves = args.max_moves;
-    if let Some(v) = &args.sprt {
-        let [elo0, elo1, alpha, beta] = v[..] else {
-            return Err("--sprt takes four numbers: ELO0 ELO1 ALPHA BETA".into());
-        };
-        cfg.sprt = Some(Sprt::new(elo0, elo1, alpha, beta)?);
-    }
-    cfg.games = match (args.games, cfg.sprt.is_some()) {
-        (Some(n), _) => n,
-        (None, true) => 100_000,
-        (None, false) => (2 * cfg.openings.len()).max(2),
-    };
     cfg.sgf = args.sgf.clone();
     cfg.psq_dir = args.psq_dir.clone();
     cfg.message_log = args.message_log.clone();
-    cfg.fresh_process = args.fresh_process;
-    Ok((cfg, seed_chosen))
+    cfg.fresh_process = args.fresh_process || args.no_restart;
+    cfg.restart = !args.no_restart;
+    cfg.freeze = args.freeze;
+    if let Some(dir) = &args.stderr_dir {
+        stderr_logs(&mut cfg.engines, dir)?;
+    }
+    Ok(seed_chosen)
+}
+
+/// Points every engine's stderr at `dir/NAME.stderr.log` (the name with anything but
+/// letters, digits, `.`, `_` and `-` replaced by `_`), creating `dir`.
+pub fn stderr_logs(specs: &mut [EngineSpec], dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for spec in specs {
+        let file: String = spec
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        spec.stderr_log = Some(dir.join(format!("{file}.stderr.log")));
+    }
+    Ok(())
 }
 
 fn clock_seed() -> u64 {

@@ -53,11 +53,15 @@ pub struct MatchConfig {
     pub message_log: Option<PathBuf>,
     /// Start a new process for every game instead of reusing it.
     pub fresh_process: bool,
+    /// Send `RESTART` (not `START`) to a reused engine, as long as it answers `OK`.
+    pub restart: bool,
+    /// Stop the engine not to move (SIGSTOP) while the other thinks.
+    pub freeze: bool,
 }
 
 impl MatchConfig {
     /// A 15x15 freestyle match of two games at 1 s a move (1 s tolerance), no openings, one
-    /// game at a time.
+    /// game at a time, processes reused with `RESTART`, no freezing.
     pub fn new(first: EngineSpec, second: EngineSpec) -> MatchConfig {
         MatchConfig {
             engines: [first, second],
@@ -82,6 +86,8 @@ impl MatchConfig {
             psq_dir: None,
             message_log: None,
             fresh_process: false,
+            restart: true,
+            freeze: false,
         }
     }
 

@@ -12,7 +12,8 @@
 //!
 //! Invariants: after the child's stdout closes or a write to it fails, [`Engine::recv`] reports
 //! [`Received::Closed`] and keeps doing so; dropping an `Engine` kills the child and reaps it.
-//! The child's stderr is discarded. The threads end on their own once the pipes close (a
+//! The child's stderr is discarded, or appended to the spec's `stderr_log` file. A frozen
+//! engine ([`Engine::freeze`], SIGSTOP on Unix) is continued before it is told to quit. The threads end on their own once the pipes close (a
 //! grandchild that keeps a pipe open only keeps its thread alive, never the referee).
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -41,6 +42,8 @@ pub struct EngineSpec {
     pub name: String,
     /// Sent as `INFO key value` after the standard settings of every game.
     pub options: Vec<(String, String)>,
+    /// Append the engine's stderr to this file (default: discard it).
+    pub stderr_log: Option<PathBuf>,
 }
 
 impl EngineSpec {
@@ -52,6 +55,7 @@ impl EngineSpec {
             dir: None,
             name: default_name(cmd),
             options: Vec::new(),
+            stderr_log: None,
         }
     }
 
@@ -111,26 +115,40 @@ pub struct Engine {
     from_engine: Receiver<Event>,
     closed: bool,
     reaped: bool,
+    frozen: bool,
     spawned_at: Instant,
+    /// Whether the engine answered `RESTART` with `OK` (`None`: not asked yet).
+    pub restart_ok: Option<bool>,
+    /// Games this process has started.
+    pub games_started: usize,
 }
 
 impl Engine {
     /// Starts the engine. Fails only when the process cannot be created.
     pub fn spawn(spec: &EngineSpec) -> Result<Engine, SpawnError> {
-        let mut command = Command::new(spec.program());
-        command
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        if let Some(dir) = &spec.dir {
-            command.current_dir(dir);
-        }
         let spawn_error = |source| SpawnError {
             name: spec.name.clone(),
             cmd: spec.cmd.clone(),
             source,
         };
+        let stderr = match &spec.stderr_log {
+            Some(path) => std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map(Stdio::from)
+                .map_err(spawn_error)?,
+            None => Stdio::null(),
+        };
+        let mut command = Command::new(spec.program());
+        command
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr);
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
         let mut child = command.spawn().map_err(spawn_error)?;
         let spawned_at = Instant::now();
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
@@ -164,7 +182,10 @@ impl Engine {
             from_engine,
             closed: false,
             reaped: false,
+            frozen: false,
             spawned_at,
+            restart_ok: None,
+            games_started: 0,
         })
     }
 
@@ -250,6 +271,22 @@ impl Engine {
         Some(kb * 1024)
     }
 
+    /// Stops the process (SIGSTOP) so that it cannot think while it is not its turn; a no-op
+    /// where there are no signals, or when it already is stopped or has ended.
+    pub fn freeze(&mut self) {
+        if !self.frozen && !self.reaped && signal(self.child.id(), Signal::Stop) {
+            self.frozen = true;
+        }
+    }
+
+    /// Continues a frozen process (SIGCONT).
+    pub fn thaw(&mut self) {
+        if self.frozen && !self.reaped {
+            signal(self.child.id(), Signal::Continue);
+        }
+        self.frozen = false;
+    }
+
     /// Kills the process at once and reaps it.
     pub fn kill(&mut self) {
         self.to_engine = None;
@@ -263,6 +300,7 @@ impl Engine {
 
     /// Sends `END`, closes the engine's input and gives it `grace` to exit; then kills it.
     pub fn quit(mut self, grace: Duration) {
+        self.thaw();
         self.send("END");
         self.to_engine = None;
         let until = Instant::now() + grace;
@@ -283,6 +321,31 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+enum Signal {
+    Stop,
+    Continue,
+}
+
+/// Sends a signal to process `pid`; whether it was delivered. The process is our child and
+/// not yet reaped (the caller checks), so the pid cannot belong to another process.
+#[cfg(unix)]
+fn signal(pid: u32, which: Signal) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    let sig = match which {
+        Signal::Stop => libc::SIGSTOP,
+        Signal::Continue => libc::SIGCONT,
+    };
+    // SAFETY: kill(2) takes plain integers and touches no memory of ours.
+    unsafe { libc::kill(pid, sig) == 0 }
+}
+
+#[cfg(not(unix))]
+fn signal(_pid: u32, _which: Signal) -> bool {
+    false
 }
 
 fn describe_status(status: std::process::ExitStatus) -> String {
@@ -368,6 +431,37 @@ mod tests {
     fn names_come_from_the_file_stem() {
         assert_eq!(default_name("./bin/pbrain-x.exe"), "pbrain-x");
         assert_eq!(default_name("pbrain-wuzi"), "pbrain-wuzi");
+    }
+
+    /// The process state letter from `/proc/PID/stat` (`T` stopped, `S` sleeping).
+    #[cfg(target_os = "linux")]
+    fn state(pid: u32) -> Option<char> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        stat.rsplit_once(')')?.1.trim_start().chars().next()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn freeze_stops_and_thaw_continues_the_process() {
+        let mut spec = EngineSpec::new("sleep");
+        spec.args = vec!["30".into()];
+        let mut e = Engine::spawn(&spec).expect("sleep starts");
+        let pid = e.pid();
+        let wait_for = |want: char| {
+            let until = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < until {
+                if state(pid) == Some(want) {
+                    return true;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+            false
+        };
+        e.freeze();
+        assert!(wait_for('T'), "stopped: {:?}", state(pid));
+        e.thaw();
+        assert!(wait_for('S'), "running again: {:?}", state(pid));
+        e.kill();
     }
 
     #[test]

@@ -16,6 +16,11 @@
 //! waiting for a move are logged and otherwise ignored (an engine may answer an `INFO` it does
 //! not know that way); `ERROR` or `UNKNOWN` in answer to `START` loses.
 //!
+//! Between games a reused engine is sent `RESTART` instead of `START` (when the match asks
+//! for it); an engine that answers it with anything but `OK` is sent `START` and never
+//! `RESTART` again. With `freeze`, the engine not to move is stopped (SIGSTOP) while the other
+//! thinks, and both are continued when the game ends.
+//!
 //! Invariants: the referee never waits past a deadline (every wait is bounded by the clock's
 //! allowance and polls the stop flag), and an engine that faulted is killed and its slot
 //! emptied, so the next game starts a fresh process.
@@ -86,6 +91,9 @@ pub fn play_game(
         [Some(a), Some(b)] => game.run([a, b]),
         _ => return Ok(None), // cannot happen: both slots were just filled
     };
+    for e in slots.iter_mut().flatten() {
+        e.thaw();
+    }
     match ended {
         Ok(Some((winner, reason))) => Ok(Some(game.result(winner, reason))),
         Ok(None) => {
@@ -200,12 +208,22 @@ impl<'a> Game<'a> {
         }
         .to_string();
         let mut sent_at = [Instant::now(); 2];
+        let mut restarting = [false; 2];
         for (id, e) in engines.iter_mut().enumerate() {
-            e.send(&start);
+            restarting[id] = self.cfg.restart && e.games_started > 0 && e.restart_ok != Some(false);
+            e.games_started += 1;
+            e.send(
+                if restarting[id] {
+                    Command::Restart.to_string()
+                } else {
+                    start.clone()
+                }
+                .as_str(),
+            );
             sent_at[id] = Instant::now();
         }
         for id in [self.setup.black, 1 - self.setup.black] {
-            if !self.start_engine(engines[id], id, sent_at[id])? {
+            if !self.start_engine(engines[id], id, sent_at[id], restarting[id], &start)? {
                 return Ok(None);
             }
         }
@@ -223,6 +241,10 @@ impl<'a> Game<'a> {
             }
             let color = self.board.side_to_move();
             let id = self.engine_of(color);
+            if self.cfg.freeze {
+                engines[1 - id].freeze();
+                engines[id].thaw();
+            }
             match self.one_move(engines[id], id, color)? {
                 Some(end) => return Ok(Some(end)),
                 None if self.stop.load(Ordering::Relaxed) => return Ok(None),
@@ -231,11 +253,45 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// Waits for `OK` to `START`, then sends the settings. `Ok(false)`: stopped.
-    fn start_engine(&mut self, e: &mut Engine, id: EngineId, sent: Instant) -> Result<bool, Fault> {
+    /// Waits for `OK` to `START` (or to `RESTART` when `restarting`: an engine that refuses
+    /// it is sent `start` instead, and never `RESTART` again), then sends the settings.
+    /// `Ok(false)`: stopped.
+    fn start_engine(
+        &mut self,
+        e: &mut Engine,
+        id: EngineId,
+        mut sent: Instant,
+        restarting: bool,
+        start: &str,
+    ) -> Result<bool, Fault> {
         let color = self.color_of(id);
-        let deadline = sent + self.clocks[id].allowance();
+        let mut deadline = sent + self.clocks[id].allowance();
         let fault = |r| Err(Fault(id, r));
+        if restarting {
+            match self.wait(e, id, color, deadline) {
+                Waited::Reply(Reply::Ok, at) => {
+                    e.restart_ok = Some(true);
+                    self.startup[id] = at.saturating_duration_since(sent);
+                    return Ok(self.send_settings(e, id));
+                }
+                Waited::Reply(Reply::Error(_) | Reply::Unknown(_), _) => {
+                    e.restart_ok = Some(false);
+                    e.send(start);
+                    sent = Instant::now();
+                    deadline = sent + self.clocks[id].allowance();
+                }
+                Waited::Aborted => return Ok(false),
+                Waited::Reply(other, _) => {
+                    let text = quote(&other.to_string());
+                    return fault(EndReason::Protocol(format!(
+                        "answered \"{text}\" to RESTART"
+                    )));
+                }
+                other => {
+                    return Err(self.fault_of(e, id, other, "OK to RESTART", Duration::ZERO, None))
+                }
+            }
+        }
         match self.wait(e, id, color, deadline) {
             Waited::Reply(Reply::Ok, at) => {
                 self.startup[id] = at.saturating_duration_since(sent);
@@ -253,6 +309,11 @@ impl<'a> Game<'a> {
             Waited::Aborted => return Ok(false),
             other => return Err(self.fault_of(e, id, other, "OK to START", Duration::ZERO, None)),
         }
+        Ok(self.send_settings(e, id))
+    }
+
+    /// Sends the game's settings and the engine's options after its `OK`; always `true`.
+    fn send_settings(&mut self, e: &mut Engine, id: EngineId) -> bool {
         let t = &self.cfg.time;
         let settings = [
             Setting::TimeoutTurn(t.turn_ms()),
@@ -272,7 +333,7 @@ impl<'a> Game<'a> {
             };
             e.send(&Command::Info(s).to_string());
         }
-        Ok(true)
+        true
     }
 
     /// Asks engine `id` (playing `color`) for a move and plays it. `Ok(Some)`: the game ended

@@ -99,20 +99,73 @@ fn empty_board_starts_with_begin_and_rectangles_with_rectstart() {
 }
 
 #[test]
-fn engines_are_reused_between_games_and_get_start_each_game() {
+fn engines_are_reused_between_games_and_get_restart_or_start_each_game() {
     let dir = scratch("reuse");
     let log_a = dir.join("a.log");
+    let log_b = dir.join("b.log");
     let a = engine("a", &["random", "--log", log_a.to_str().unwrap()]);
-    let mut cfg = config(a, engine("b", &["random"]));
-    cfg.games = 3;
-    cfg.max_moves = Some(4);
+    // b refuses RESTART: it gets START after that, and RESTART never again.
+    let b = engine(
+        "b",
+        &["random", "--no-restart", "--log", log_b.to_str().unwrap()],
+    );
+    for restart in [true, false] {
+        for log in [&log_a, &log_b] {
+            let _ = std::fs::remove_file(log);
+        }
+        let mut cfg = config(a.clone(), b.clone());
+        cfg.games = 3;
+        cfg.max_moves = Some(4);
+        cfg.restart = restart;
+        let summary = play(cfg);
+        assert_eq!(summary.stats.reasons.get("move-limit"), Some(&3));
+        let count = |lines: &[String], word: &str| lines.iter().filter(|l| *l == word).count();
+        let (la, lb) = (lines(&log_a), lines(&log_b));
+        if restart {
+            assert_eq!((count(&la, "START 15"), count(&la, "RESTART")), (1, 2));
+            assert_eq!((count(&lb, "START 15"), count(&lb, "RESTART")), (3, 1));
+        } else {
+            assert_eq!((count(&la, "START 15"), count(&la, "RESTART")), (3, 0));
+        }
+        assert_eq!(
+            la.last().map(String::as_str),
+            Some("END"),
+            "asked to quit at the end"
+        );
+    }
+}
+
+#[test]
+fn frozen_engines_play_on_and_quit() {
+    let dir = scratch("freeze");
+    let log_a = dir.join("a.log");
+    let a = engine("a", &["random", "--log", log_a.to_str().unwrap()]);
+    let mut cfg = config(a, engine("b", &["random", "--messages"]));
+    cfg.games = 4;
+    cfg.max_moves = Some(12);
+    cfg.freeze = true;
+    let summary = play(cfg);
+    assert_eq!(summary.stats.reasons.get("move-limit"), Some(&4));
+    let la = lines(&log_a);
+    assert_eq!(la.last().map(String::as_str), Some("END"), "thawed to quit");
+}
+
+#[test]
+fn stderr_is_kept_per_engine() {
+    let dir = scratch("stderr");
+    // The test engine prints its usage on stderr when the mode is unknown, and exits.
+    let mut a = engine("a/x", &["no-such-mode"]);
+    let mut b = engine("b", &["random"]);
+    wuzi_match::cli::stderr_logs(std::slice::from_mut(&mut a), &dir).expect("dir");
+    wuzi_match::cli::stderr_logs(std::slice::from_mut(&mut b), &dir).expect("dir");
+    let mut cfg = config(a, b);
+    cfg.games = 1;
     play(cfg);
-    let a = lines(&log_a);
-    assert_eq!(a.iter().filter(|l| *l == "START 15").count(), 3);
+    let text = std::fs::read_to_string(dir.join("a_x.stderr.log")).expect("a's log");
+    assert!(text.contains("usage: pbrain-testengine"), "{text}");
     assert_eq!(
-        a.last().map(String::as_str),
-        Some("END"),
-        "asked to quit at the end"
+        std::fs::read_to_string(dir.join("b.stderr.log")).ok(),
+        Some(String::new())
     );
 }
 

@@ -1,10 +1,13 @@
-//! `wuzi`: the command-line tool: benchmarks, threat-space solving and engine matches.
+//! `wuzi`: the command-line tool: benchmarks, threat-space solving, engine matches and
+//! tournaments, and pictures of games.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
 use wuzi_search::bench as search_bench;
 
+mod analyze;
+mod show;
 mod solve;
 
 #[derive(Parser)]
@@ -18,6 +21,14 @@ struct Cli {
 enum Command {
     /// Run a match between two Gomocup-protocol engines (see `wuzi match --help`).
     Match(wuzi_match::MatchArgs),
+    /// Run a round-robin or gauntlet tournament of two or more engines, resumable from its
+    /// results file, with ratings and a crosstable (see `wuzi tournament --help`).
+    Tournament(wuzi_match::TournamentArgs),
+    /// Analyse a position for a chosen time: the best moves, each with its line (multi-PV).
+    Analyze(analyze::AnalyzeArgs),
+    /// Draw a position or a game (a move list, an SGF or .psq file, a game of a results
+    /// file) as SVG.
+    Show(show::ShowArgs),
     /// Solve a position by threat-space search: a VCF or VCT and its line.
     Solve(solve::SolveArgs),
     /// Search the fixed bench positions to a fixed depth (nodes, time, nodes per second and a
@@ -53,6 +64,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Match(args) => ExitCode::from(wuzi_match::run(&args).clamp(0, 255) as u8),
+        Command::Tournament(args) => {
+            ExitCode::from(wuzi_match::run_tournament_cli(&args).clamp(0, 255) as u8)
+        }
+        Command::Analyze(args) => ExitCode::from(analyze::run(&args).clamp(0, 255) as u8),
+        Command::Show(args) => ExitCode::from(show::run(&args).clamp(0, 255) as u8),
         Command::Solve(args) => ExitCode::from(solve::run(&args).clamp(0, 255) as u8),
         Command::Bench {
             movegen,

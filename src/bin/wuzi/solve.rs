@@ -68,6 +68,9 @@ pub struct SolveArgs {
     /// Who attacks (default: the side to move).
     #[arg(long, value_enum)]
     pub attacker: Option<Side>,
+    /// Also draw the position and the winning line (numbered ghost stones) as SVG here.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 /// A colour on the command line.
@@ -170,6 +173,14 @@ pub fn run(args: &SolveArgs) -> i32 {
                 eprintln!("wuzi solve: internal error: the line does not play out to a win");
                 return 2;
             }
+            if let Some(path) = &args.svg {
+                let drawn = crate::show::position_svg(&pos.board, &points, report.attacker)
+                    .and_then(|text| crate::show::write_out(Some(path), &text));
+                if let Err(e) = drawn {
+                    eprintln!("wuzi solve: {e}");
+                    return 2;
+                }
+            }
             0
         }
         SolveResult::NoWin => {
@@ -217,6 +228,14 @@ mod tests {
         let points: Vec<Point> = line.iter().map(|&c| pos.board.point(c)).collect();
         assert!(line_holds(&pos.board, Color::Black, &points));
         assert_eq!(run(&a), 0);
+        let path = std::env::temp_dir().join(format!("wuzi-solve-{}.svg", std::process::id()));
+        let p = path.display().to_string();
+        let a = args(&["h8a1i8a15j8o1k6o15k7g8", "--rule", "standard", "--svg", &p]);
+        assert_eq!(run(&a), 0);
+        let text = std::fs::read_to_string(&path).expect("svg written");
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(text.matches("class=\"stone\"").count(), 10);
+        assert_eq!(text.matches("class=\"ghost\"").count(), points.len());
     }
 
     #[test]

@@ -24,7 +24,8 @@
 //! Options: `--delay MS` sleeps before every move (a slow engine); `--messages` sends a
 //! `MESSAGE` line before every move; `--log FILE` appends every line it receives to FILE;
 //! `--crash-after N` exits with code 3 when asked for move N+1 (after N answers); `--alloc MB`
-//! allocates and touches that much memory at every `START`.
+//! allocates and touches that much memory at every `START`; `--no-restart` answers `RESTART`
+//! with `UNKNOWN` (as an engine that does not know it).
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -202,7 +203,7 @@ fn main() {
         Some("longline") => Mode::LongLine,
         Some("errorstart") => Mode::ErrorStart,
         _ => {
-            eprintln!("usage: pbrain-testengine random|script|crash|hang|hangstart|occupied|offboard|garbage|notmove|twice|flood|longline|errorstart [X,Y...] [--seed N] [--delay MS] [--messages] [--log FILE] [--crash-after N] [--alloc MB]");
+            eprintln!("usage: pbrain-testengine random|script|crash|hang|hangstart|occupied|offboard|garbage|notmove|twice|flood|longline|errorstart [X,Y...] [--seed N] [--delay MS] [--messages] [--log FILE] [--crash-after N] [--alloc MB] [--no-restart]");
             std::process::exit(2);
         }
     };
@@ -222,6 +223,7 @@ fn main() {
         cells: Vec::new(),
     };
     let mut log: Option<std::fs::File> = None;
+    let mut refuse_restart = false;
     let mut rest = args.iter().skip(1);
     while let Some(a) = rest.next() {
         let mut value = || rest.next().cloned().unwrap_or_default();
@@ -229,6 +231,7 @@ fn main() {
             "--seed" => engine.rng = value().parse::<u64>().unwrap_or(1).max(1),
             "--delay" => engine.delay = Duration::from_millis(value().parse().unwrap_or(0)),
             "--messages" => engine.messages = true,
+            "--no-restart" => refuse_restart = true,
             "--crash-after" => engine.crash_after = value().parse().ok(),
             "--alloc" => engine.alloc_mb = value().parse().unwrap_or(0),
             "--log" => {
@@ -278,6 +281,10 @@ fn main() {
             continue;
         }
         match word.as_str() {
+            "RESTART" if refuse_restart => {
+                let _ = writeln!(out, "UNKNOWN RESTART");
+                let _ = out.flush();
+            }
             "START" | "RECTSTART" | "RESTART" => {
                 if engine.mode == Mode::HangStart {
                     continue;
