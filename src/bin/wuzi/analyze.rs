@@ -45,6 +45,9 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 64)]
     pub hash: usize,
+    /// Search threads (1 to 256; 0: one per available core).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Draw the position and the best line (numbered ghost stones) as SVG here.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -100,6 +103,10 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         multipv: args.lines,
     };
     let mut searcher = Searcher::new(args.hash.saturating_mul(1 << 20));
+    if let Err(e) = searcher.set_threads(crate::resolve_threads(args.threads)) {
+        eprintln!("wuzi analyze: {e}");
+        return 2;
+    }
     let stop = AtomicBool::new(false);
     let mut latest: Vec<Info> = Vec::new();
     let mut on_info = |info: &Info| {
