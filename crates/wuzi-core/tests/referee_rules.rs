@@ -64,26 +64,9 @@ fn issue_example_point_is_legal() {
     assert!(case.board.five_points(Color::Black).contains(&seven));
 }
 
-/// A dense position: `stones` of each colour (Black a few more) dropped on random empty points
-/// of the central `span` x `span` square of a `size` board.
+/// A dense renju position (stones of both colours dropped at random on the central square).
 fn dense_board(size: usize, span: usize, black: usize, white: usize, seed: u64) -> Board {
-    let mut rng = wuzi_testkit::Lcg(seed);
-    let mut board = Board::new(size, size, Rule::Renju).expect("size");
-    let lo = (size - span) / 2;
-    for (color, n) in [(Color::Black, black), (Color::White, white)] {
-        let mut placed = 0;
-        let mut tries = 0;
-        while placed < n && tries < 10_000 {
-            tries += 1;
-            let x = lo + rng.next(span as u64) as usize;
-            let y = lo + rng.next(span as u64) as usize;
-            let p = Point::new(x as u8, y as u8);
-            if board.is_empty_at(p) && board.place(color, p).is_ok() {
-                placed += 1;
-            }
-        }
-    }
-    board
+    wuzi_testkit::position::dense_board(Rule::Renju, size, span, black, white, seed)
 }
 
 fn cases() -> u32 {

@@ -168,15 +168,7 @@ fn standings_table(st: &Standings, ratings: Option<&[Rating]>) -> String {
             t.games()
         );
         for &j in &order {
-            let c = st.cross[i][j];
-            let cell = if i == j {
-                "·".to_string()
-            } else if c.games() == 0 {
-                "-".to_string()
-            } else {
-                format!("{}/{}", half(c.points()), c.games())
-            };
-            let _ = write!(s, "<td>{cell}</td>");
+            let _ = write!(s, "<td>{}</td>", st.cross_cell(i, j));
         }
         s.push_str("</tr>\n");
     }

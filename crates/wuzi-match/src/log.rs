@@ -28,6 +28,17 @@ impl MessageLog {
         })
     }
 
+    /// The log a match or tournament asked for, if any, created (or truncated) now.
+    pub fn create_if_asked(path: Option<&Path>) -> Result<Option<MessageLog>, crate::MatchError> {
+        path.map(|path| {
+            MessageLog::create(path).map_err(|source| crate::MatchError::Io {
+                path: path.display().to_string(),
+                source,
+            })
+        })
+        .transpose()
+    }
+
     /// Writes one line. `move_no` counts the stones on the board before the move asked for
     /// (0 while starting). Write errors are ignored: the log must never stop a match.
     pub fn line(&self, game: usize, move_no: usize, engine: &str, color: Color, text: &str) {

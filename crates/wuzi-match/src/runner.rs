@@ -67,13 +67,7 @@ pub fn run_match(
     cfg.validate()?;
     let schedule = cfg.schedule()?;
     let mut recorder = Recorder::create(cfg)?;
-    let log = match &cfg.message_log {
-        Some(path) => Some(MessageLog::create(path).map_err(|source| MatchError::Io {
-            path: path.display().to_string(),
-            source,
-        })?),
-        None => None,
-    };
+    let log = MessageLog::create_if_asked(cfg.message_log.as_deref())?;
     let stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();

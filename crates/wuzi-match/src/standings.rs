@@ -26,6 +26,19 @@ pub struct Standings {
 }
 
 impl Standings {
+    /// One cell of the crosstable: engine `i`'s points against `j` over their games, `·` on
+    /// the diagonal, `-` where they have not met.
+    pub fn cross_cell(&self, i: usize, j: usize) -> String {
+        let c = self.cross[i][j];
+        if i == j {
+            "·".to_string()
+        } else if c.games() == 0 {
+            "-".to_string()
+        } else {
+            format!("{}/{}", half(c.points()), c.games())
+        }
+    }
+
     /// Counts the games of engines `names`.
     pub fn of(names: &[String], games: &[GameRecord]) -> Standings {
         let n = names.len();
@@ -145,14 +158,7 @@ impl Standings {
                 t.to_string()
             ));
             for &j in &order {
-                let c = self.cross[i][j];
-                let cell = if i == j {
-                    "·".to_string()
-                } else if c.games() == 0 {
-                    "-".to_string()
-                } else {
-                    format!("{}/{}", half(c.points()), c.games())
-                };
+                let cell = self.cross_cell(i, j);
                 s.push_str(&format!(" {cell:>7}"));
             }
             s.push('\n');

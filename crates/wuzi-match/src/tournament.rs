@@ -274,13 +274,7 @@ pub fn run_tournament(
         None => None,
     };
     let mut records = Records::open(cfg, resumed > 0)?;
-    let log = match &cfg.settings.message_log {
-        Some(path) => Some(MessageLog::create(path).map_err(|source| MatchError::Io {
-            path: path.display().to_string(),
-            source,
-        })?),
-        None => None,
-    };
+    let log = MessageLog::create_if_asked(cfg.settings.message_log.as_deref())?;
     let stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();

@@ -37,3 +37,33 @@ pub fn board_from_moves(moves: &str, size: usize, rule: Rule) -> Board {
     }
     board
 }
+
+/// A dense position for rule tests: `black` and `white` stones dropped (Black's first) on
+/// random empty points of the central `span` x `span` square of a `size` board, with
+/// `Board::place` so that either colour may have more stones. Deterministic for a seed.
+pub fn dense_board(
+    rule: Rule,
+    size: usize,
+    span: usize,
+    black: usize,
+    white: usize,
+    seed: u64,
+) -> Board {
+    let mut rng = crate::Lcg(seed);
+    let mut board = Board::new(size, size, rule).expect("size");
+    let lo = (size - span) / 2;
+    for (color, n) in [(Color::Black, black), (Color::White, white)] {
+        let mut placed = 0;
+        let mut tries = 0;
+        while placed < n && tries < 10_000 {
+            tries += 1;
+            let x = lo + rng.next(span as u64) as usize;
+            let y = lo + rng.next(span as u64) as usize;
+            let p = Point::new(x as u8, y as u8);
+            if board.is_empty_at(p) && board.place(color, p).is_ok() {
+                placed += 1;
+            }
+        }
+    }
+    board
+}

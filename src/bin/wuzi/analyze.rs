@@ -11,28 +11,15 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use wuzi_core::notation::format_moves;
-use wuzi_core::Rule;
 use wuzi_match::args::parse_duration;
-use wuzi_search::solve::{from_moves, read_position, Position};
+use crate::position_args::PositionArgs;
+use wuzi_search::solve::Position;
 use wuzi_search::{Info, Limits, Searcher, WIN, WIN_MIN};
 
 #[derive(Args, Debug, Clone)]
 pub struct AnalyzeArgs {
-    /// The position as a move list (e.g. h8i9j10).
-    #[arg(value_name = "MOVES", conflicts_with = "file")]
-    pub moves: Option<String>,
-    /// Read the position from a file: a move list or a diagram (as `wuzi solve`).
-    #[arg(long, short = 'f', value_name = "FILE")]
-    pub file: Option<PathBuf>,
-    #[arg(long, default_value = "freestyle")]
-    pub rule: Rule,
-    /// Board size (square); --width and --height for a rectangle.
-    #[arg(long, default_value_t = 15)]
-    pub size: usize,
-    #[arg(long)]
-    pub width: Option<usize>,
-    #[arg(long)]
-    pub height: Option<usize>,
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// How long to think: 500ms, 2s, 1m.
     #[arg(long, value_name = "TIME", default_value = "5s", value_parser = parse_duration)]
     pub time: Duration,
@@ -65,18 +52,7 @@ fn score_text(score: i32) -> String {
 }
 
 fn position(args: &AnalyzeArgs) -> Result<Position, String> {
-    let width = args.width.unwrap_or(args.size);
-    let height = args.height.unwrap_or(args.size);
-    let pos = match (&args.file, &args.moves) {
-        (Some(path), _) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            read_position(&text, width, height, args.rule)
-        }
-        (None, Some(moves)) => from_moves(moves, width, height, args.rule),
-        (None, None) => return Err("give a position: a move list or --file".into()),
-    }
-    .map_err(|e| e.to_string())?;
+    let pos = args.position.read().map_err(|e| e.to_string())?;
     if pos.to_move != pos.board.side_to_move() {
         return Err("the diagram's side to move is not the side the stones give; analyze a move list instead".into());
     }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use wuzi_search::bench as search_bench;
 
 mod analyze;
+mod position_args;
 mod show;
 mod solve;
 

@@ -8,9 +8,10 @@ use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 use wuzi_core::notation::format_moves;
-use wuzi_core::{Color, Point, Rule};
+use wuzi_core::{Color, Point};
+use crate::position_args::PositionArgs;
 use wuzi_search::solve::{
-    from_moves, line_holds, read_position, solve, Position, SolveError, SolveKind, SolveRequest,
+    line_holds, solve, Position, SolveError, SolveKind, SolveRequest,
 };
 use wuzi_search::threat::SolveResult;
 use wuzi_search::vcf::UNLIMITED;
@@ -24,24 +25,8 @@ a diagram: one board row a line, top row first, `x` Black, `o` White, `.` empty 
 ignored); the side to move is then Black if both have as many stones, else White."
 )]
 pub struct SolveArgs {
-    /// The position as moves alternating from Black, e.g. h8i9j10 or "h8 i9 j10".
-    #[arg(value_name = "MOVES", conflicts_with = "file")]
-    pub moves: Option<String>,
-    /// Read the position from FILE (a move list or a diagram) instead.
-    #[arg(long, short = 'f', value_name = "FILE")]
-    pub file: Option<PathBuf>,
-    /// The rule: freestyle, standard, renju, caro or caro-exact (or a Gomocup rule code).
-    #[arg(long, default_value = "freestyle")]
-    pub rule: Rule,
-    /// Board size (square boards); a diagram gives its own size.
-    #[arg(long, default_value_t = 15)]
-    pub size: usize,
-    /// Board width (overrides --size).
-    #[arg(long)]
-    pub width: Option<usize>,
-    /// Board height (overrides --size).
-    #[arg(long)]
-    pub height: Option<usize>,
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// Search a VCF: continuous fours (the default).
     #[arg(long, conflicts_with = "vct")]
     pub vcf: bool,
@@ -91,17 +76,7 @@ impl From<Side> for Color {
 
 /// Builds the position the arguments describe.
 pub fn position(args: &SolveArgs) -> Result<Position, SolveError> {
-    let width = args.width.unwrap_or(args.size);
-    let height = args.height.unwrap_or(args.size);
-    if let Some(path) = &args.file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| SolveError::File(path.display().to_string(), e.to_string()))?;
-        return read_position(&text, width, height, args.rule);
-    }
-    match &args.moves {
-        Some(moves) => from_moves(moves, width, height, args.rule),
-        None => Err(SolveError::NoPosition),
-    }
+    args.position.read()
 }
 
 /// The solve the arguments ask for.

@@ -1,0 +1,47 @@
+//! The position a command works on, as its arguments give it: a move list or a position
+//! file, the rule and the board size. `wuzi solve` and `wuzi analyze` share it.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use wuzi_core::Rule;
+use wuzi_search::solve::{from_moves, read_position, Position, SolveError};
+
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// The position as moves alternating from Black, e.g. h8i9j10 or "h8 i9 j10".
+    #[arg(value_name = "MOVES", conflicts_with = "file")]
+    pub moves: Option<String>,
+    /// Read the position from FILE (a move list or a diagram) instead.
+    #[arg(long, short = 'f', value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// The rule: freestyle, standard, renju, caro or caro-exact (or a Gomocup rule code).
+    #[arg(long, default_value = "freestyle")]
+    pub rule: Rule,
+    /// Board size (square boards); a diagram gives its own size.
+    #[arg(long, default_value_t = 15)]
+    pub size: usize,
+    /// Board width (overrides --size).
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// Board height (overrides --size).
+    #[arg(long)]
+    pub height: Option<usize>,
+}
+
+impl PositionArgs {
+    /// Builds the position the arguments describe.
+    pub fn read(&self) -> Result<Position, SolveError> {
+        let width = self.width.unwrap_or(self.size);
+        let height = self.height.unwrap_or(self.size);
+        if let Some(path) = &self.file {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| SolveError::File(path.display().to_string(), e.to_string()))?;
+            return read_position(&text, width, height, self.rule);
+        }
+        match &self.moves {
+            Some(moves) => from_moves(moves, width, height, self.rule),
+            None => Err(SolveError::NoPosition),
+        }
+    }
+}
