@@ -6,13 +6,13 @@
 //! Exit status of [`run`]: 0 the analysis was printed, 2 bad input (a message on standard
 //! error; nothing here panics on user input).
 
+use crate::position_args::PositionArgs;
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use wuzi_core::notation::format_moves;
 use wuzi_match::args::parse_duration;
-use crate::position_args::PositionArgs;
 use wuzi_search::solve::Position;
 use wuzi_search::{Info, Limits, Searcher, WIN, WIN_MIN};
 

@@ -4,15 +4,13 @@
 //! Exit status of [`run`]: 0 when a win was found, 1 when none was (proved absent or budget
 //! spent), 2 for bad input. Nothing here panics on user input.
 
+use crate::position_args::PositionArgs;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 use wuzi_core::notation::format_moves;
 use wuzi_core::{Color, Point};
-use crate::position_args::PositionArgs;
-use wuzi_search::solve::{
-    line_holds, solve, Position, SolveError, SolveKind, SolveRequest,
-};
+use wuzi_search::solve::{line_holds, solve, Position, SolveError, SolveKind, SolveRequest};
 use wuzi_search::threat::SolveResult;
 use wuzi_search::vcf::UNLIMITED;
 
