@@ -53,14 +53,18 @@ fn search(
     result
 }
 
+/// No table, no pruning, no threat search: the plain minimax value, which the order of work
+/// cannot change.
+const EXACT: Options = Options {
+    use_tt: false,
+    pruning: false,
+    threat_search: false,
+    textbook: None,
+};
+
 #[test]
 fn parallel_score_equals_single_thread_score_without_pruning() {
-    let exact = Options {
-        use_tt: false,
-        pruning: false,
-        threat_search: false,
-        textbook: None,
-    };
+    let exact = EXACT;
     let depth = depth();
     let mut differ = Vec::new();
     for pos in POSITIONS {
@@ -85,12 +89,7 @@ fn parallel_score_equals_single_thread_score_without_pruning() {
 /// outside is still reported on the right side.
 #[test]
 fn concurrent_principal_keeps_the_value_in_aspiration_windows() {
-    let exact = Options {
-        use_tt: false,
-        pruning: false,
-        threat_search: false,
-        textbook: None,
-    };
+    let exact = EXACT;
     let depth = depth();
     let pool = Pool::new(3).unwrap();
     for pos in POSITIONS {

@@ -37,6 +37,22 @@ impl Game {
         }
     }
 
+    /// A game read from a record: its moves, checked by replaying them, and its title.
+    pub fn recorded(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        moves: Vec<Point>,
+        title: Option<String>,
+    ) -> Result<Game, ShowError> {
+        let game = Game {
+            title,
+            ..Game::new(width, height, rule, moves)
+        };
+        game.replay(None)?;
+        Ok(game)
+    }
+
     /// The board after the setup and the first `upto` moves (all when `None`), each checked.
     pub fn replay(&self, upto: Option<usize>) -> Result<Board, ShowError> {
         let mut board = Board::new(self.width, self.height, self.rule)

@@ -168,17 +168,7 @@ pub fn read_sgf(text: &str, game: usize) -> Result<Game, ShowError> {
         }
         _ => None,
     };
-    let g = Game {
-        width,
-        height,
-        rule,
-        setup: Vec::new(),
-        moves,
-        opening_len: 0,
-        title,
-    };
-    g.replay(None)?;
-    Ok(g)
+    Game::recorded(width, height, rule, moves, title)
 }
 
 /// Reads a piskvork `.psq` file; `rule` unless the file names one.
@@ -224,17 +214,7 @@ pub fn read_psq(text: &str, rule: Rule) -> Result<Game, ShowError> {
         }
         _ => None,
     };
-    let g = Game {
-        width: size.0,
-        height: size.1,
-        rule,
-        setup: Vec::new(),
-        moves,
-        opening_len: 0,
-        title,
-    };
-    g.replay(None)?;
-    Ok(g)
+    Game::recorded(size.0, size.1, rule, moves, title)
 }
 
 #[cfg(test)]

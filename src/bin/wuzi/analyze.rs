@@ -150,18 +150,9 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        args: AnalyzeArgs,
-    }
 
     fn args(list: &[&str]) -> AnalyzeArgs {
-        let mut all = vec!["analyze"];
-        all.extend_from_slice(list);
-        Cli::try_parse_from(all).expect("arguments").args
+        crate::parse_test_args("analyze", list)
     }
 
     #[test]

@@ -230,3 +230,13 @@ fn movegen_bench(ms: u64, json: bool) {
         );
     }
 }
+
+/// Parses a subcommand's arguments as the command line would give them (for the tests).
+#[cfg(test)]
+fn parse_test_args<A: clap::Args + clap::FromArgMatches>(name: &'static str, list: &[&str]) -> A {
+    let command = A::augment_args(clap::Command::new(name));
+    let matches = command
+        .try_get_matches_from(std::iter::once(name).chain(list.iter().copied()))
+        .expect("arguments");
+    A::from_arg_matches(&matches).expect("arguments")
+}

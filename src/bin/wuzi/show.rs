@@ -138,18 +138,9 @@ pub fn position_svg(board: &Board, line: &[Point], first: Color) -> Result<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        args: ShowArgs,
-    }
 
     fn args(list: &[&str]) -> ShowArgs {
-        let mut all = vec!["show"];
-        all.extend_from_slice(list);
-        Cli::try_parse_from(all).expect("arguments").args
+        crate::parse_test_args("show", list)
     }
 
     #[test]

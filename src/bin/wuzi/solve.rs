@@ -173,18 +173,9 @@ pub fn run(args: &SolveArgs) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        args: SolveArgs,
-    }
 
     fn args(list: &[&str]) -> SolveArgs {
-        let mut all = vec!["solve"];
-        all.extend_from_slice(list);
-        Cli::try_parse_from(all).expect("arguments").args
+        crate::parse_test_args("solve", list)
     }
 
     #[test]
