@@ -5,16 +5,21 @@
 //! Managers start it without arguments. `--engine simple` runs the simple search the
 //! protocol started with instead of the main one (a yardstick for `wuzi match`).
 //! `--threads N` sets the search threads used until the manager sends `INFO thread_num`
-//! (default 1; 0 is one per available core).
+//! (default 1; 0 is one per available core). `--eval` chooses the evaluation: `auto` (the
+//! default: the learned weights in the rules where they won their match), `classic` (the
+//! hand-set one), `learned`, or the path of a weights file written by `wuzi tune`.
 
 use std::process::ExitCode;
+use wuzi_search::eval::EvalChoice;
 use wuzi_search::Engine;
 
-const USAGE: &str = "usage: pbrain-wuzi [--engine main|simple] [--threads N]";
+const USAGE: &str =
+    "usage: pbrain-wuzi [--engine main|simple] [--threads N] [--eval auto|classic|learned|FILE]";
 
 fn main() -> ExitCode {
     let mut engine = Engine::Main;
     let mut threads = wuzi_protocol::brain::settings::DEFAULT_THREADS;
+    let mut eval = EvalChoice::Auto;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let value = args.next();
@@ -28,11 +33,18 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             },
+            ("--eval", Some(choice)) => match EvalChoice::from_arg(choice) {
+                Ok(e) => eval = e,
+                Err(e) => {
+                    eprintln!("pbrain-wuzi: --eval {choice}: {e}\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
             _ => {
                 eprintln!("{USAGE}");
                 return ExitCode::from(2);
             }
         }
     }
-    wuzi_protocol::brain::run_with(engine, threads)
+    wuzi_protocol::brain::run_with_eval(engine, threads, eval)
 }

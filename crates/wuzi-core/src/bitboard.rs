@@ -55,6 +55,12 @@ impl Bitboard {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// The raw words, for loops that read several sets at once.
+    #[inline]
+    pub fn words(&self) -> &[u64; WORDS] {
+        &self.words
+    }
+
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)

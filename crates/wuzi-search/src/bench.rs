@@ -5,6 +5,7 @@
 //! (`benches/signature.txt`, checked by CI). With more threads (`parallel.rs`) the nodes are
 //! summed over the threads and vary from run to run: they measure, they sign nothing.
 
+use crate::eval::EvalChoice;
 use crate::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -163,11 +164,16 @@ pub fn run(
     depth: Option<u32>,
     movetime: Option<Duration>,
     threads: usize,
+    eval: EvalChoice,
     mut progress: impl FnMut(&BenchResult),
 ) -> Result<Vec<BenchResult>, String> {
     let stop = AtomicBool::new(false);
     let mut out = Vec::new();
     let mut searcher = Searcher::new(HASH_BYTES);
+    searcher.set_options(crate::Options {
+        eval,
+        ..crate::Options::default()
+    });
     searcher.set_threads(threads).map_err(|e| e.to_string())?;
     for pos in POSITIONS {
         let board = pos.board()?;
@@ -198,6 +204,37 @@ pub fn run(
         };
         progress(&r);
         out.push(r);
+    }
+    Ok(out)
+}
+
+/// The score after each completed depth (1 to `max_depth`) on every bench position, one
+/// thread: how much the score swings between odd and even depths.
+pub fn depth_scores(
+    max_depth: u32,
+    eval: EvalChoice,
+) -> Result<Vec<(&'static str, Vec<i32>)>, String> {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(HASH_BYTES);
+    searcher.set_options(crate::Options {
+        eval,
+        ..crate::Options::default()
+    });
+    let mut out = Vec::new();
+    for pos in POSITIONS {
+        let board = pos.board()?;
+        searcher.clear();
+        let limits = Limits {
+            max_depth: Some(max_depth),
+            ..Limits::default()
+        };
+        let mut scores = Vec::new();
+        searcher.search(&board, &limits, &stop, &mut |info| {
+            if info.multipv == 1 && info.depth > 0 {
+                scores.push(info.score);
+            }
+        });
+        out.push((pos.name, scores));
     }
     Ok(out)
 }

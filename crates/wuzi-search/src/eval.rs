@@ -9,7 +9,12 @@
 //!
 //! Immediate tactics (a five, a forced block, an open four) are not scored here: the search
 //! resolves them before it ever asks for an evaluation.
+//!
+//! Two evaluations share this shape: the hand-set one below (`EvalChoice::Classic`) and the
+//! learned one of `learned.rs`, whose weights are fitted from games. [`Evaluator`] is the one a
+//! search resolved from its [`EvalChoice`] and the board's rule.
 
+use crate::learned::{self, Weights};
 use std::sync::OnceLock;
 use wuzi_core::pattern::CombinedTable;
 use wuzi_core::{flag, Board, Color, Pattern, Rule, Threat};
@@ -62,7 +67,110 @@ const OPPONENT_OPEN_THREE: i32 = 60;
 /// Evaluation clamp, far from proven-result scores.
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// Installs the evaluation's cell values into a board (once per search).
+/// Which evaluation a search uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EvalChoice {
+    /// The learned weights in the rules where they beat the hand-set ones in a match
+    /// (`LEARNED_BY_DEFAULT`), the hand-set evaluation elsewhere.
+    #[default]
+    Auto,
+    /// The hand-set evaluation, the yardstick.
+    Classic,
+    /// The committed learned weights of the board's rule (hand-set where it has none).
+    Learned,
+    /// These weights where the board's rule is theirs; `Auto` in other rules.
+    Weights(&'static Weights),
+}
+
+/// The rules whose committed learned weights won their match against the hand-set
+/// evaluation (`docs/evaluation.md`).
+pub const LEARNED_BY_DEFAULT: &[Rule] = &[];
+
+impl EvalChoice {
+    /// Reads a command-line value: `auto`, `classic`, `learned`, or the path of a weights
+    /// file (loaded now, and kept for the process).
+    pub fn from_arg(arg: &str) -> Result<EvalChoice, learned::WeightsError> {
+        match arg {
+            "auto" => Ok(EvalChoice::Auto),
+            "classic" => Ok(EvalChoice::Classic),
+            "learned" => Ok(EvalChoice::Learned),
+            path => {
+                let weights = Weights::load(std::path::Path::new(path))?;
+                Ok(EvalChoice::Weights(Box::leak(Box::new(weights))))
+            }
+        }
+    }
+
+    /// The evaluator for `rule`.
+    pub fn resolve(self, rule: Rule) -> Evaluator {
+        let committed = || Weights::committed(rule).map_or(Evaluator::Classic, Evaluator::Learned);
+        match self {
+            EvalChoice::Classic => Evaluator::Classic,
+            EvalChoice::Learned => committed(),
+            EvalChoice::Weights(w) if w.rule == rule => Evaluator::Learned(w),
+            EvalChoice::Auto | EvalChoice::Weights(_) => {
+                if LEARNED_BY_DEFAULT.contains(&rule) {
+                    committed()
+                } else {
+                    Evaluator::Classic
+                }
+            }
+        }
+    }
+}
+
+/// A resolved evaluation: what `evaluate` computes at a leaf.
+#[derive(Clone, Copy, Debug)]
+pub enum Evaluator {
+    Classic,
+    Learned(&'static Weights),
+}
+
+impl Evaluator {
+    /// Installs this evaluation's cell values into a board (once per search).
+    pub fn prepare(self, board: &mut Board) {
+        match self {
+            Evaluator::Classic => prepare(board),
+            Evaluator::Learned(w) => board.set_combined_table(w.combined_table()),
+        }
+    }
+
+    /// The static evaluation for the side to move; the board must have been prepared.
+    #[inline]
+    pub fn evaluate(self, board: &Board) -> i32 {
+        match self {
+            Evaluator::Classic => evaluate(board),
+            Evaluator::Learned(w) => learned::evaluate(board, w).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+        }
+    }
+}
+
+/// The hand-set evaluation as learned weights, as near as the learned model can say it: the
+/// same cell values, and the global terms mapped onto the threat buckets (the count of four
+/// points saturates at two). The trainer starts from here.
+pub fn classic_as_weights(rule: Rule) -> Weights {
+    let mut w = Weights::zero(rule);
+    for color in Color::BOTH {
+        for (combo, slot) in w.cell[color.index()].iter_mut().enumerate() {
+            let patterns = learned::combo_patterns(combo);
+            let renju_black = rule == Rule::Renju && color == Color::Black;
+            let threat = wuzi_core::pattern::combine(patterns, renju_black).0;
+            *slot = cell_value(color, patterns, threat).clamp(-32_768, 32_767) as i16;
+        }
+        for (mask, slot) in w.threat[color.index()].iter_mut().enumerate() {
+            let f = learned::mask_fields(mask);
+            let (our_fours, their_fours, their_open_fours) = (f[0], f[2], f[4]);
+            let mut v = TEMPO + FOUR_CELL * (our_fours as i32 - their_fours as i32);
+            if their_open_fours > 0 {
+                v -= OPPONENT_OPEN_THREE;
+            }
+            *slot = v as i16;
+        }
+    }
+    w
+}
+
+/// Installs the hand-set evaluation's cell values into a board (once per search).
 pub fn prepare(board: &mut Board) {
     board.set_combined_table(table(board.rule()));
 }
@@ -95,7 +203,7 @@ pub fn material(board: &Board) -> i32 {
     board.value_sum(us) - board.value_sum(us.opponent())
 }
 
-/// The static evaluation for the side to move.
+/// The hand-set static evaluation for the side to move.
 #[inline]
 pub fn evaluate(board: &Board) -> i32 {
     let us = board.side_to_move();

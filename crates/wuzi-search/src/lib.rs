@@ -23,6 +23,7 @@
 pub mod bench;
 pub mod eval;
 mod iteration_clock;
+pub mod learned;
 pub mod movepick;
 pub mod parallel;
 pub mod search;
@@ -112,6 +113,8 @@ pub struct Options {
     /// `Threat as usize`) for the side to move minus the opponent's. With `pruning` off the
     /// score at a fixed depth must then equal plain minimax's.
     pub textbook: Option<[i32; 14]>,
+    /// The evaluation (ignored under `textbook`).
+    pub eval: eval::EvalChoice,
 }
 
 impl Default for Options {
@@ -121,6 +124,7 @@ impl Default for Options {
             pruning: true,
             threat_search: true,
             textbook: None,
+            eval: eval::EvalChoice::Auto,
         }
     }
 }

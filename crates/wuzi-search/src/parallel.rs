@@ -262,9 +262,10 @@ impl<'a> Split<'a> {
         let mut board = main.board.clone();
         let threat_time = main.threat_time();
         let start = main.start;
+        let max_nodes = main.limits.max_nodes;
         let (vcf, (vct, vct_nodes)) = self.pool.join(
             || main.root_vcf(),
-            || crate::vct::root_vct(&mut board, threat_time, start),
+            || crate::vct::root_vct(&mut board, threat_time, start, max_nodes),
         );
         main.nodes += vct_nodes;
         vcf.or_else(|| vct.map(|line| main.proven_root_move(line)))

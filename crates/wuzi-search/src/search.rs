@@ -76,6 +76,7 @@ pub struct Thread<'a> {
     pub(crate) root_verified: Option<RootMove>,
     /// The helpers of a parallel search (`parallel.rs`); `None` on one thread.
     pub(crate) split: Option<Box<Split<'a>>>,
+    evaluator: eval::Evaluator,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -95,9 +96,10 @@ impl<'a> Thread<'a> {
         options: Options,
     ) -> Thread<'a> {
         let mut board = board.clone();
+        let evaluator = options.eval.resolve(board.rule());
         match options.textbook {
             Some(weights) => eval::prepare_threat_weights(&mut board, weights),
-            None => eval::prepare(&mut board),
+            None => evaluator.prepare(&mut board),
         }
         Thread {
             board,
@@ -118,6 +120,7 @@ impl<'a> Thread<'a> {
             vcf: VcfSolver::with_table_bits(16),
             root_verified: None,
             split: None,
+            evaluator,
         }
     }
 
@@ -281,7 +284,7 @@ impl<'a> Thread<'a> {
                 return WIN - (ply + line.len()) as i32;
             }
         }
-        eval::evaluate(&self.board)
+        self.evaluator.evaluate(&self.board)
     }
 
     /// Threat-space search at the root: the side's own VCF, then (with a share of the time)
@@ -296,7 +299,12 @@ impl<'a> Thread<'a> {
             return Some(win);
         }
         let threat_time = self.threat_time();
-        let (line, nodes) = crate::vct::root_vct(&mut self.board, threat_time, self.start);
+        let (line, nodes) = crate::vct::root_vct(
+            &mut self.board,
+            threat_time,
+            self.start,
+            self.limits.max_nodes,
+        );
         self.nodes += nodes;
         line.map(|line| self.proven_root_move(line))
     }
@@ -307,7 +315,12 @@ impl<'a> Thread<'a> {
         let soft = self.threat_time();
         let deadline = soft.map(|t| self.start + t / 4);
         self.vcf.set_deadline(deadline);
-        let outcome = self.vcf.solve(&mut self.board, us, UNLIMITED, 2_000_000);
+        // A node-bounded search gives the VCF a quarter of its nodes at most.
+        let budget = self
+            .limits
+            .max_nodes
+            .map_or(2_000_000, |n| (n / 4).clamp(1, 2_000_000));
+        let outcome = self.vcf.solve(&mut self.board, us, UNLIMITED, budget);
         self.vcf.set_deadline(None);
         self.nodes += outcome.nodes;
         match outcome.result {
@@ -392,7 +405,7 @@ impl<'a> Thread<'a> {
             return Some(0);
         }
         if ply >= MAX_PLY - 1 {
-            return Some(eval::evaluate(&self.board));
+            return Some(self.evaluator.evaluate(&self.board));
         }
         // No five now: our earliest win is a five three plies on, their earliest two.
         *alpha = (*alpha).max(-(WIN - ply as i32 - 2));
@@ -480,7 +493,7 @@ impl<'a> Thread<'a> {
         let static_eval = match entry {
             Some(e) if e.eval.abs() < EVAL_LIMIT => e.eval,
             _ if textbook => eval::material(&self.board),
-            _ => eval::evaluate(&self.board),
+            _ => self.evaluator.evaluate(&self.board),
         };
         let threatened = !textbook && movepick::opponent_threatens_open_four(&mut self.board, them);
         // Reverse futility: far above beta with nothing to answer.

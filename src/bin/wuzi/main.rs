@@ -10,6 +10,7 @@ mod analyze;
 mod position_args;
 mod show;
 mod solve;
+mod tune;
 
 #[derive(Parser)]
 #[command(name = "wuzi", version, about = "wuzi Gomoku engine tools")]
@@ -30,6 +31,11 @@ enum Command {
     /// Draw a position or a game (a move list, an SGF or .psq file, a game of a results
     /// file) as SVG.
     Show(show::ShowArgs),
+    /// Play self-play games at a fixed node budget (or read game records) and write training
+    /// positions for the learned evaluation.
+    Datagen(tune::DatagenArgs),
+    /// Fit the learned evaluation's weights to training positions (Texel method).
+    Tune(tune::TuneArgs),
     /// Solve a position by threat-space search: a VCF or VCT and its line.
     Solve(solve::SolveArgs),
     /// Search the fixed bench positions to a fixed depth (nodes, time, nodes per second and a
@@ -58,6 +64,13 @@ enum Command {
         /// Compare the node-count signature with the one in this file; fail if different.
         #[arg(long)]
         check: Option<std::path::PathBuf>,
+        /// The evaluation: auto, classic, learned or a weights file.
+        #[arg(long, default_value = "auto")]
+        eval: String,
+        /// Print the score after each depth up to this one on every position, and the mean
+        /// swing between consecutive depths, instead of benchmarking.
+        #[arg(long, value_name = "DEPTH")]
+        swing: Option<u32>,
     },
 }
 
@@ -71,6 +84,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => ExitCode::from(analyze::run(&args).clamp(0, 255) as u8),
         Command::Show(args) => ExitCode::from(show::run(&args).clamp(0, 255) as u8),
         Command::Solve(args) => ExitCode::from(solve::run(&args).clamp(0, 255) as u8),
+        Command::Datagen(args) => ExitCode::from(tune::run_datagen(&args).clamp(0, 255) as u8),
+        Command::Tune(args) => ExitCode::from(tune::run_tune(&args).clamp(0, 255) as u8),
         Command::Bench {
             movegen,
             ms,
@@ -79,7 +94,19 @@ fn main() -> ExitCode {
             threads,
             json,
             check,
+            eval,
+            swing,
         } => {
+            let eval = match wuzi_search::eval::EvalChoice::from_arg(&eval) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("wuzi bench: --eval {eval}: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            if let Some(depth) = swing {
+                return swing_command(depth, eval);
+            }
             if movegen {
                 movegen_bench(ms, json);
                 return ExitCode::SUCCESS;
@@ -93,6 +120,7 @@ fn main() -> ExitCode {
                 depth,
                 movetime.map(Duration::from_millis),
                 threads,
+                eval,
                 json,
                 check,
             )
@@ -110,14 +138,42 @@ fn resolve_threads(threads: usize) -> usize {
     threads.clamp(1, wuzi_search::parallel::MAX_THREADS)
 }
 
+/// `wuzi bench --swing`: how far the score moves from one depth to the next.
+fn swing_command(depth: u32, eval: wuzi_search::eval::EvalChoice) -> ExitCode {
+    let rows = match search_bench::depth_scores(depth, eval) {
+        Ok(rows) => rows,
+        Err(e) => {
+            eprintln!("wuzi bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (mut total, mut steps) = (0i64, 0i64);
+    for (name, scores) in &rows {
+        let text: Vec<String> = scores.iter().map(|s| s.to_string()).collect();
+        println!("{name:<18} {}", text.join(" "));
+        for pair in scores.windows(2) {
+            if pair[0].abs() < wuzi_search::WIN_MIN && pair[1].abs() < wuzi_search::WIN_MIN {
+                total += i64::from((pair[1] - pair[0]).abs());
+                steps += 1;
+            }
+        }
+    }
+    println!(
+        "mean swing between consecutive depths: {:.1} over {steps} steps",
+        total as f64 / steps.max(1) as f64
+    );
+    ExitCode::SUCCESS
+}
+
 fn search_bench_command(
     depth: Option<u32>,
     movetime: Option<Duration>,
     threads: usize,
+    eval: wuzi_search::eval::EvalChoice,
     json: bool,
     check: Option<std::path::PathBuf>,
 ) -> ExitCode {
-    let results = match search_bench::run(depth, movetime, threads, |r| {
+    let results = match search_bench::run(depth, movetime, threads, eval, |r| {
         if !json {
             println!(
                 "{:<18} depth {:>2} best {:<4} score {:>6} nodes {:>10} time {:>7} ms  {:>8} nps",

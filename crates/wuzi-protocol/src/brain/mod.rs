@@ -22,7 +22,8 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use wuzi_search::{Engine, Searcher};
+use wuzi_search::eval::EvalChoice;
+use wuzi_search::{Engine, Options, Searcher};
 
 use session::{Event, Session};
 use settings::Settings;
@@ -35,12 +36,21 @@ pub fn run() -> ExitCode {
 /// Like [`run`], with a chosen search (`Engine::Simple` is the yardstick for matches) and
 /// the thread count used until `INFO thread_num` (0: one per available core).
 pub fn run_with(engine: Engine, threads: u64) -> ExitCode {
+    run_with_eval(engine, threads, EvalChoice::Auto)
+}
+
+/// Like [`run_with`], with a chosen evaluation (`pbrain-wuzi --eval`).
+pub fn run_with_eval(engine: Engine, threads: u64, eval: EvalChoice) -> ExitCode {
     let launched = Instant::now();
     let out = output::Output::stdout();
     let settings = Settings::with_threads(threads);
     let (events_tx, events) = mpsc::channel::<Event>();
     let (jobs, job_rx) = mpsc::channel();
     let mut searcher = Searcher::with_engine(settings.table_bytes(), engine);
+    searcher.set_options(Options {
+        eval,
+        ..Options::default()
+    });
     if let Err(e) = searcher.set_threads(settings.threads()) {
         out.send(&crate::Reply::Error(format!(
             "{e}; searching on one thread"

@@ -354,6 +354,7 @@ pub(crate) fn root_vct(
     board: &mut Board,
     threat_time: Option<std::time::Duration>,
     start: Instant,
+    max_nodes: Option<u64>,
 ) -> (Option<Vec<Cell>>, u64) {
     let us = board.side_to_move();
     let soft = threat_time;
@@ -361,7 +362,8 @@ pub(crate) fn root_vct(
     let vct_limits = VctLimits {
         max_depth: 8,
         threat_depth: 2,
-        node_limit: 400_000,
+        // A node-bounded search gives the VCT a fifth of its nodes at most.
+        node_limit: max_nodes.map_or(400_000, |n| (n / 5).clamp(1, 400_000)),
         deadline: soft.map(|t| start + t / 5),
     };
     let outcome = vct.solve_pn(board, us, &vct_limits);

@@ -1,0 +1,544 @@
+//! The learned evaluation: weights fitted from games by `wuzi tune` (crate `wuzi-tune`), per
+//! rule, and the two feature maps that the trainer and the evaluation share.
+//!
+//! The model, from the side to move's point of view (`us`):
+//!
+//! ```text
+//! eval = sum over empty cells of cell[us colour][combo(us code)]
+//!      - sum over empty cells of cell[them colour][combo(them code)]
+//!      + threat[us colour][threat_mask(board)]
+//! ```
+//!
+//! - `combo` folds a cell's four line patterns (a 16-bit pattern code, one nibble per
+//!   direction) into their multiset: the value of a cell does not depend on which direction
+//!   holds which pattern. There are `COMBO_COUNT` multisets. The board keeps both sums
+//!   incrementally (`Board::value_sum`), so the first two terms cost nothing at a leaf.
+//! - `threat_mask` buckets the threats both sides hold (fours, four-threes, open threes, the
+//!   number of points that make an open three) into `MASK_COUNT` classes. Its table holds the
+//!   value of having the move in each: tempo, and which threat combinations win.
+//!
+//! Invariants: a weight set holds every combo for both colours and every mask for both
+//! colours (a file that misses one is refused); the combos that contain a renju forbidden
+//! shape are worth nothing to Black, as in the hand-set evaluation.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+use wuzi_core::pattern::{combine, CombinedTable};
+use wuzi_core::{flag, Board, Color, Pattern, Rule, Threat};
+
+/// Number of line patterns (`Pattern::ALL`).
+const PATTERNS: usize = 12;
+/// Number of multisets of four patterns: C(12 + 3, 4).
+pub const COMBO_COUNT: usize = 1365;
+
+/// The fields of a threat mask, each with its number of buckets. The mask is the mixed-radix
+/// number of the buckets, first field least significant.
+pub const MASK_FIELDS: [(&str, usize); 7] = [
+    // Our points that make a four: 0, 1, 2 or more.
+    ("our_fours", 3),
+    // Some point makes us a four and an open three at once.
+    ("our_four_three", 2),
+    // The opponent's points that make a four: 0, 1, 2 or more.
+    ("their_fours", 3),
+    ("their_four_three", 2),
+    // The opponent's points that make a straight or double four: 0, 1, 2 or more.
+    ("their_open_fours", 3),
+    // Our points that make an open three: 0, 1-2, 3-5, 6 or more.
+    ("our_three_makers", 4),
+    ("their_three_makers", 4),
+];
+/// Number of threat masks.
+pub const MASK_COUNT: usize = 3 * 2 * 3 * 2 * 3 * 4 * 4;
+
+/// The multisets of four patterns in order, each sorted ascending.
+fn combos() -> &'static Vec<[u8; 4]> {
+    static COMBOS: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+    COMBOS.get_or_init(|| {
+        let mut out = Vec::with_capacity(COMBO_COUNT);
+        for a in 0..PATTERNS as u8 {
+            for b in a..PATTERNS as u8 {
+                for c in b..PATTERNS as u8 {
+                    for d in c..PATTERNS as u8 {
+                        out.push([a, b, c, d]);
+                    }
+                }
+            }
+        }
+        out
+    })
+}
+
+/// The four patterns of combo `index`, weakest first.
+pub fn combo_patterns(index: usize) -> [Pattern; 4] {
+    combos()[index].map(Pattern::from_u8)
+}
+
+/// Combo index of every 16-bit pattern code.
+fn combo_of_code() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let index: std::collections::HashMap<[u8; 4], u16> = combos()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (*c, i as u16))
+            .collect();
+        (0..1u32 << 16)
+            .map(|code| {
+                let mut nibbles = [0, 1, 2, 3].map(|d| ((code >> (4 * d)) & 15) as u8);
+                for n in &mut nibbles {
+                    *n = (*n).min(PATTERNS as u8 - 1);
+                }
+                nibbles.sort_unstable();
+                index.get(&nibbles).copied().unwrap_or(0)
+            })
+            .collect()
+    })
+}
+
+/// The combo of a cell's pattern code (`Board::pattern_code`).
+#[inline]
+pub fn combo(code: u16) -> usize {
+    combo_of_code()[code as usize] as usize
+}
+
+/// Whether combo `index` is a renju forbidden shape for Black (its cell value is fixed at 0).
+pub fn combo_forbidden(rule: Rule, color: Color, index: usize) -> bool {
+    let renju_black = rule == Rule::Renju && color == Color::Black;
+    renju_black && combine(combo_patterns(index), true).0 == Threat::Forbidden
+}
+
+fn bucket_count(n: usize, top: usize) -> usize {
+    n.min(top)
+}
+
+fn bucket_makers(n: usize) -> usize {
+    match n {
+        0 => 0,
+        1..=2 => 1,
+        3..=5 => 2,
+        _ => 3,
+    }
+}
+
+/// The threat class of the position for the side to move (see `MASK_FIELDS`). One pass over
+/// the words of the five flag sets it reads: it runs at every leaf.
+#[inline]
+pub fn threat_mask(board: &Board) -> usize {
+    let us = board.side_to_move();
+    let them = us.opponent();
+    let our_fours = board.cells_making(us, flag::FOUR).words();
+    let our_threes = board.cells_making(us, flag::OPEN_THREE).words();
+    let their_fours = board.cells_making(them, flag::FOUR).words();
+    let their_threes = board.cells_making(them, flag::OPEN_THREE).words();
+    let their_open_fours = board.cells_making(them, flag::OPEN_FOUR).words();
+    let (mut n_our_fours, mut n_their_fours, mut n_their_open_fours) = (0u32, 0u32, 0u32);
+    let (mut n_our_threes, mut n_their_threes) = (0u32, 0u32);
+    let (mut our_four_three, mut their_four_three) = (0u64, 0u64);
+    for i in 0..our_fours.len() {
+        n_our_fours += our_fours[i].count_ones();
+        n_their_fours += their_fours[i].count_ones();
+        n_their_open_fours += their_open_fours[i].count_ones();
+        n_our_threes += our_threes[i].count_ones();
+        n_their_threes += their_threes[i].count_ones();
+        our_four_three |= our_fours[i] & our_threes[i];
+        their_four_three |= their_fours[i] & their_threes[i];
+    }
+    let fields = [
+        bucket_count(n_our_fours as usize, 2),
+        usize::from(our_four_three != 0),
+        bucket_count(n_their_fours as usize, 2),
+        usize::from(their_four_three != 0),
+        bucket_count(n_their_open_fours as usize, 2),
+        bucket_makers(n_our_threes as usize),
+        bucket_makers(n_their_threes as usize),
+    ];
+    let mut mask = 0;
+    let mut radix = 1;
+    for (value, (_, buckets)) in fields.iter().zip(MASK_FIELDS) {
+        mask += value * radix;
+        radix *= buckets;
+    }
+    mask
+}
+
+/// The buckets of a mask, field by field.
+pub fn mask_fields(mut mask: usize) -> [usize; 7] {
+    let mut out = [0; 7];
+    for (slot, (_, buckets)) in out.iter_mut().zip(MASK_FIELDS) {
+        *slot = mask % buckets;
+        mask /= buckets;
+    }
+    out
+}
+
+/// One rule's learned weights, in evaluation units.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub rule: Rule,
+    /// Per colour (`Color::index`), per combo.
+    pub cell: [Vec<i16>; 2],
+    /// Per colour of the side to move, per threat mask.
+    pub threat: [Vec<i16>; 2],
+}
+
+/// Why a weights file was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum WeightsError {
+    #[error("cannot read weights file {path}: {reason}")]
+    Read { path: String, reason: String },
+    #[error("weights line {line}: {reason}")]
+    Syntax { line: usize, reason: String },
+    #[error("weights file is for rule {found}, not {wanted}")]
+    WrongRule { found: String, wanted: Rule },
+    #[error("weights file is incomplete: {0}")]
+    Incomplete(String),
+}
+
+const HEADER: &str = "wuzi-eval-weights 1";
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+fn pattern_name(p: Pattern) -> &'static str {
+    match p {
+        Pattern::Dead => "dead",
+        Pattern::B1 => "b1",
+        Pattern::F1 => "f1",
+        Pattern::B2 => "b2",
+        Pattern::F2 => "f2",
+        Pattern::B3 => "b3",
+        Pattern::F3 => "f3",
+        Pattern::B4 => "b4",
+        Pattern::F4 => "f4",
+        Pattern::Five => "five",
+        Pattern::FourFour => "fourfour",
+        Pattern::Overline => "overline",
+    }
+}
+
+impl Weights {
+    /// All zero.
+    pub fn zero(rule: Rule) -> Weights {
+        Weights {
+            rule,
+            cell: [vec![0; COMBO_COUNT], vec![0; COMBO_COUNT]],
+            threat: [vec![0; MASK_COUNT], vec![0; MASK_COUNT]],
+        }
+    }
+
+    /// The text form: a header, the rule, then one line per combo and colour
+    /// (`cell black f1 f1 f2 b3 37`) and per mask and colour (`threat white 1 0 0 0 2 1 3 -40`,
+    /// the buckets in `MASK_FIELDS` order). `#` starts a comment.
+    pub fn to_text(&self, comment: &str) -> String {
+        let mut out = format!("{HEADER}\n");
+        for line in comment.lines() {
+            let _ = writeln!(out, "# {line}");
+        }
+        let _ = writeln!(out, "rule {}", self.rule.name());
+        let fields: Vec<&str> = MASK_FIELDS.iter().map(|(n, _)| *n).collect();
+        let _ = writeln!(out, "# threat fields: {}", fields.join(" "));
+        for color in Color::BOTH {
+            for (i, value) in self.cell[color.index()].iter().enumerate() {
+                let names: Vec<&str> = combo_patterns(i).iter().map(|&p| pattern_name(p)).collect();
+                let _ = writeln!(
+                    out,
+                    "cell {} {} {value}",
+                    color_name(color),
+                    names.join(" ")
+                );
+            }
+        }
+        for color in Color::BOTH {
+            for (mask, value) in self.threat[color.index()].iter().enumerate() {
+                let buckets: Vec<String> =
+                    mask_fields(mask).iter().map(|b| b.to_string()).collect();
+                let _ = writeln!(
+                    out,
+                    "threat {} {} {value}",
+                    color_name(color),
+                    buckets.join(" ")
+                );
+            }
+        }
+        out
+    }
+
+    /// Parses the text form for `rule`; every entry must be present exactly once.
+    pub fn parse(text: &str, rule: Rule) -> Result<Weights, WeightsError> {
+        let found = Weights::parse_any(text)?;
+        if found.rule != rule {
+            return Err(WeightsError::WrongRule {
+                found: found.rule.name().to_string(),
+                wanted: rule,
+            });
+        }
+        Ok(found)
+    }
+
+    /// Parses the text form for the rule its `rule` line names.
+    pub fn parse_any(text: &str) -> Result<Weights, WeightsError> {
+        let syntax = |line: usize, reason: String| WeightsError::Syntax { line, reason };
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
+        match lines.find(|(_, l)| !l.is_empty()) {
+            Some((_, l)) if l == HEADER => {}
+            Some((n, l)) => return Err(syntax(n, format!("expected '{HEADER}', found '{l}'"))),
+            None => return Err(WeightsError::Incomplete("the file is empty".into())),
+        }
+        let pattern_of = |s: &str| Pattern::ALL.into_iter().find(|&p| pattern_name(p) == s);
+        let combo_index: std::collections::HashMap<[u8; 4], usize> =
+            combos().iter().enumerate().map(|(i, c)| (*c, i)).collect();
+        let mut weights = Weights::zero(Rule::Freestyle);
+        let mut seen = HashSet::new();
+        let mut found_rule = None;
+        for (n, line) in lines {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let color = |w: Option<&&str>| match w {
+                Some(&"black") => Ok(Color::Black),
+                Some(&"white") => Ok(Color::White),
+                other => Err(syntax(
+                    n,
+                    format!("expected black or white, found {other:?}"),
+                )),
+            };
+            let value = |w: Option<&&str>| -> Result<i16, WeightsError> {
+                w.and_then(|s| s.parse::<i16>().ok())
+                    .ok_or_else(|| syntax(n, "the last word must be a value in i16 range".into()))
+            };
+            match words[0] {
+                "rule" => {
+                    let name = words.get(1).copied().unwrap_or("");
+                    if found_rule.is_some() {
+                        return Err(syntax(n, "a second 'rule' line".into()));
+                    }
+                    let parsed: Rule = name.parse().map_err(|e: String| syntax(n, e))?;
+                    weights.rule = parsed;
+                    found_rule = Some(parsed);
+                }
+                "cell" if words.len() == 7 => {
+                    let c = color(words.get(1))?;
+                    let mut key = [0u8; 4];
+                    for (slot, w) in key.iter_mut().zip(&words[2..6]) {
+                        *slot = pattern_of(w)
+                            .ok_or_else(|| syntax(n, format!("unknown pattern '{w}'")))?
+                            as u8;
+                    }
+                    key.sort_unstable();
+                    let index = combo_index[&key];
+                    if !seen.insert((0, c.index(), index)) {
+                        return Err(syntax(n, "a cell entry given twice".into()));
+                    }
+                    weights.cell[c.index()][index] = value(words.get(6))?;
+                }
+                "threat" if words.len() == 3 + MASK_FIELDS.len() => {
+                    let c = color(words.get(1))?;
+                    let mut mask = 0;
+                    let mut radix = 1;
+                    for (w, (name, buckets)) in
+                        words[2..2 + MASK_FIELDS.len()].iter().zip(MASK_FIELDS)
+                    {
+                        let b: usize = w
+                            .parse()
+                            .ok()
+                            .filter(|&b| b < buckets)
+                            .ok_or_else(|| syntax(n, format!("bad bucket '{w}' for {name}")))?;
+                        mask += b * radix;
+                        radix *= buckets;
+                    }
+                    if !seen.insert((1, c.index(), mask)) {
+                        return Err(syntax(n, "a threat entry given twice".into()));
+                    }
+                    weights.threat[c.index()][mask] = value(words.last())?;
+                }
+                _ => return Err(syntax(n, format!("cannot read '{line}'"))),
+            }
+        }
+        if found_rule.is_none() {
+            return Err(WeightsError::Incomplete("no 'rule' line".into()));
+        }
+        let expected = 2 * (COMBO_COUNT + MASK_COUNT);
+        if seen.len() != expected {
+            return Err(WeightsError::Incomplete(format!(
+                "{} of {expected} entries (a file cut short?)",
+                seen.len()
+            )));
+        }
+        Ok(weights)
+    }
+
+    /// Reads and parses a weights file (for the rule it names).
+    pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| WeightsError::Read {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        Weights::parse_any(&text)
+    }
+
+    /// The committed weights of `rule`, if it has any (`weights/<rule>.txt`, generated by
+    /// `wuzi tune`; see `docs/evaluation.md`).
+    pub fn committed(rule: Rule) -> Option<&'static Weights> {
+        static LOADED: [OnceLock<Option<Weights>>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        LOADED[rule.index()]
+            .get_or_init(|| {
+                let text = committed_text(rule)?;
+                // The committed files are checked by a test; a broken one is a build defect.
+                Some(
+                    Weights::parse(text, rule).unwrap_or_else(|e| {
+                        panic!("committed weights for {rule} are damaged: {e}")
+                    }),
+                )
+            })
+            .as_ref()
+    }
+
+    /// The combined table whose cell values are these weights (leaked: built once per set).
+    pub fn combined_table(&'static self) -> &'static CombinedTable {
+        type Cache = Vec<(usize, &'static CombinedTable)>;
+        static CACHE: std::sync::Mutex<Cache> = std::sync::Mutex::new(Vec::new());
+        let id = self as *const Weights as usize;
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, t)) = cache.iter().find(|(k, _)| *k == id) {
+            return t;
+        }
+        let table: &'static CombinedTable = Box::leak(Box::new(CombinedTable::build(
+            self.rule,
+            |color, dirs, threat| {
+                if threat == Threat::Forbidden {
+                    return 0;
+                }
+                let mut key = dirs.map(|p| p as u8);
+                key.sort_unstable();
+                let code = key
+                    .iter()
+                    .enumerate()
+                    .fold(0u16, |acc, (d, &p)| acc | (p as u16) << (4 * d));
+                self.cell[color.index()][combo(code)] as i32
+            },
+        )));
+        cache.push((id, table));
+        table
+    }
+}
+
+/// The committed weights files, embedded at build time.
+fn committed_text(rule: Rule) -> Option<&'static str> {
+    match rule {
+        Rule::Freestyle => Some(include_str!("../weights/freestyle.txt")),
+        Rule::Standard => Some(include_str!("../weights/standard.txt")),
+        Rule::Renju => Some(include_str!("../weights/renju.txt")),
+        Rule::Caro => Some(include_str!("../weights/caro.txt")),
+        Rule::CaroExact => None,
+    }
+}
+
+/// The learned evaluation for the side to move, with the cell values of `weights` installed
+/// in the board.
+#[inline]
+pub fn evaluate(board: &Board, weights: &Weights) -> i32 {
+    let us = board.side_to_move();
+    board.value_sum(us) - board.value_sum(us.opponent())
+        + weights.threat[us.index()][threat_mask(board)] as i32
+}
+
+/// The same evaluation from scratch, feature by feature: the trainer's view, and the check of
+/// the incremental one.
+pub fn evaluate_from_scratch(board: &Board, weights: &Weights) -> i32 {
+    let us = board.side_to_move();
+    let mut score = weights.threat[us.index()][threat_mask(board)] as i32;
+    for cell in board.on_board().iter() {
+        if !board.is_empty_cell(cell) {
+            continue;
+        }
+        for color in Color::BOTH {
+            let index = combo(board.pattern_code(color, cell));
+            if combo_forbidden(board.rule(), color, index) {
+                continue;
+            }
+            let v = weights.cell[color.index()][index] as i32;
+            score += if color == us { v } else { -v };
+        }
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combos_are_every_multiset_once() {
+        assert_eq!(combos().len(), COMBO_COUNT);
+        let distinct: HashSet<_> = combos().iter().collect();
+        assert_eq!(distinct.len(), COMBO_COUNT);
+        // Every code maps to the combo of its sorted nibbles.
+        let code = 0x2_5_1_8u16;
+        assert_eq!(combos()[combo(code)], [1, 2, 5, 8]);
+    }
+
+    #[test]
+    fn mask_round_trips() {
+        for mask in 0..MASK_COUNT {
+            let fields = mask_fields(mask);
+            let mut back = 0;
+            let mut radix = 1;
+            for (b, (_, n)) in fields.iter().zip(MASK_FIELDS) {
+                back += b * radix;
+                radix *= n;
+            }
+            assert_eq!(back, mask);
+        }
+    }
+
+    #[test]
+    fn text_round_trips_and_damage_is_refused() {
+        let mut w = Weights::zero(Rule::Renju);
+        for (i, v) in w.cell[0].iter_mut().enumerate() {
+            *v = (i as i16 % 97) - 40;
+        }
+        w.threat[1][17] = -321;
+        let text = w.to_text("test");
+        assert_eq!(Weights::parse(&text, Rule::Renju), Ok(w.clone()));
+        // Cut short.
+        let cut = &text[..text.len() / 2];
+        let cut = &cut[..cut.rfind('\n').unwrap_or(0)];
+        assert!(matches!(
+            Weights::parse(cut, Rule::Renju),
+            Err(WeightsError::Incomplete(_))
+        ));
+        // Wrong rule, bad value, unknown pattern, empty.
+        assert!(matches!(
+            Weights::parse(&text, Rule::Freestyle),
+            Err(WeightsError::WrongRule { .. })
+        ));
+        let bad = text.replacen(" -321", " 99999", 1);
+        assert!(matches!(
+            Weights::parse(&bad, Rule::Renju),
+            Err(WeightsError::Syntax { .. })
+        ));
+        let bad = text.replacen("cell black dead", "cell black deaf", 1);
+        assert!(matches!(
+            Weights::parse(&bad, Rule::Renju),
+            Err(WeightsError::Syntax { .. })
+        ));
+        assert!(matches!(
+            Weights::parse("", Rule::Renju),
+            Err(WeightsError::Incomplete(_))
+        ));
+        let missing = Weights::load(std::path::Path::new("/no/such/weights.txt"));
+        assert!(matches!(missing, Err(WeightsError::Read { .. })));
+    }
+}

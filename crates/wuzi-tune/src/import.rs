@@ -1,0 +1,46 @@
+//! Positions from recorded games (SGF, PSQ, move lists; `wuzi_show::read_game` reads them),
+//! so that games against other engines are training data too. A game counts only if it ends
+//! in a five (its result is then known); every position of it that the evaluation could be
+//! asked about is kept, without a search score.
+
+use crate::datagen::evaluation_sees;
+use crate::record::Record;
+use crate::TuneError;
+use wuzi_core::{Color, Rule};
+
+/// The positions of one game text, labelled by its result; none if it has no winner.
+pub fn positions_of_game(
+    text: &str,
+    size: usize,
+    rule: Rule,
+    game: usize,
+) -> Result<Vec<Record>, TuneError> {
+    let game = wuzi_show::read_game(text, (size, size), rule, game)
+        .map_err(|e| TuneError::Data(e.to_string()))?;
+    let mut board = game
+        .replay(Some(0))
+        .map_err(|e| TuneError::Data(e.to_string()))?;
+    let mut seen: Vec<(Record, Color)> = Vec::new();
+    let mut winner = None;
+    for &p in &game.moves {
+        if evaluation_sees(&board) {
+            seen.push((Record::of(&board, 1, None)?, board.side_to_move()));
+        }
+        let mover = board.side_to_move();
+        board.play(p).map_err(|e| TuneError::Data(e.to_string()))?;
+        if board.winner().is_some() {
+            winner = Some(mover);
+            break;
+        }
+    }
+    let Some(winner) = winner else {
+        return Ok(Vec::new());
+    };
+    Ok(seen
+        .into_iter()
+        .map(|(mut r, side)| {
+            r.result = if side == winner { 2 } else { 0 };
+            r
+        })
+        .collect())
+}

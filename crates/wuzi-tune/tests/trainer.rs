@@ -1,0 +1,200 @@
+//! The trainer recovers known weights from data labelled with them, the records file format
+//! round-trips and refuses damage, and data generation is the same on any thread count.
+
+use wuzi_core::{Board, Point, Rule};
+use wuzi_search::learned::{COMBO_COUNT, MASK_COUNT};
+use wuzi_tune::features::{features_of, Layout, Sample};
+use wuzi_tune::record::{read_records, Record, RECORD_BYTES};
+use wuzi_tune::rng::Rng;
+use wuzi_tune::trainer::{self, sigmoid, TrainConfig};
+
+/// Positions of random play (10 to 40 stones) on 15x15.
+fn random_boards(count: usize, rule: Rule, seed: u64) -> Vec<Board> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut board = Board::new(15, 15, rule).expect("board");
+        let stones = 10 + rng.below(31);
+        while board.move_count() < stones {
+            let p = Point::new(3 + rng.below(9) as u8, 3 + rng.below(9) as u8);
+            if board.is_empty_at(p) && board.is_legal(p) {
+                board.play(p).expect("move");
+            }
+            if board.winner().is_some() {
+                break;
+            }
+        }
+        if board.winner().is_none() {
+            out.push(board);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_trainer_recovers_known_weights() {
+    let rule = Rule::Freestyle;
+    let layout = Layout::for_rule(rule);
+    let k = 400.0;
+    let mut rng = Rng::new(7);
+    let truth: Vec<f64> = (0..layout.len())
+        .map(|i| {
+            if layout.fixed(i) {
+                0.0
+            } else if i < 2 * COMBO_COUNT {
+                (rng.unit() - 0.5) * 100.0
+            } else {
+                (rng.unit() - 0.5) * 400.0
+            }
+        })
+        .collect();
+    let samples: Vec<Sample> = random_boards(6000, rule, 11)
+        .iter()
+        .map(|b| {
+            let features = features_of(b, &layout);
+            let mut s = Sample {
+                features,
+                result: 0.0,
+                score: None,
+            };
+            s.result = sigmoid(s.dot(&truth) / k) as f32;
+            s
+        })
+        .collect();
+    let (train, validation) = samples.split_at(5400);
+    let config = TrainConfig {
+        epochs: 150,
+        batch: 512,
+        learning_rate: 4.0,
+        result_weight: 1.0,
+        l2: 0.0,
+        seed: 3,
+    };
+    let start = vec![0.0; layout.len()];
+    let mut last = None;
+    let fitted = trainer::train(&layout, train, validation, &start, k, &config, &mut |r| {
+        last = Some(r.validation_loss)
+    });
+    // Support of each parameter in the training data.
+    let mut support = vec![0usize; layout.len()];
+    for s in train {
+        for &(i, _) in &s.features {
+            support[i as usize] += 1;
+        }
+    }
+    // Cell weights are known up to one shared shift (every position has as many empty cells
+    // for each side); threat weights exactly.
+    let mut shifts: Vec<f64> = (0..2 * COMBO_COUNT)
+        .filter(|&i| support[i] >= 300)
+        .map(|i| fitted[i] - truth[i])
+        .collect();
+    shifts.sort_by(f64::total_cmp);
+    let shift = shifts[shifts.len() / 2];
+    let mut checked = 0;
+    for i in 0..layout.len() {
+        if support[i] < 300 {
+            continue;
+        }
+        let expected = truth[i] + if i < 2 * COMBO_COUNT { shift } else { 0.0 };
+        assert!(
+            (fitted[i] - expected).abs() < 12.0,
+            "parameter {i} (support {}): fitted {:.1}, true {:.1}",
+            support[i],
+            fitted[i],
+            expected
+        );
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} well-supported parameters");
+    let threat_checked = (2 * COMBO_COUNT..2 * COMBO_COUNT + 2 * MASK_COUNT)
+        .filter(|&i| support[i] >= 300)
+        .count();
+    assert!(
+        threat_checked >= 2,
+        "{threat_checked} threat entries checked"
+    );
+    // The fit predicts held-out positions as the truth does, far better than the start.
+    let error = |params: &[f64]| {
+        validation
+            .iter()
+            .map(|s| (sigmoid(s.dot(params) / k) - s.result as f64).abs())
+            .sum::<f64>()
+            / validation.len() as f64
+    };
+    let (before, after) = (error(&start), error(&fitted));
+    assert!(
+        after < 0.02 && after < before / 4.0,
+        "mean held-out error {before:.4} -> {after:.4}"
+    );
+    assert!(last.is_some());
+}
+
+#[test]
+fn records_round_trip_and_damage_is_refused() {
+    let dir = std::env::temp_dir().join(format!("wuzi-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let boards = random_boards(20, Rule::Renju, 5);
+    let records: Vec<Record> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            Record::of(b, (i % 3) as u8, (i % 2 == 0).then_some(i as i16 - 7)).expect("record")
+        })
+        .collect();
+    let path = dir.join("r.bin");
+    let mut out = Vec::new();
+    wuzi_tune::record::write_records(&mut out, &records).expect("write");
+    std::fs::write(&path, &out).expect("write");
+    let back = read_records(&path).expect("read");
+    assert_eq!(back, records);
+    for (r, b) in back.iter().zip(&boards) {
+        let rebuilt = r.board().expect("board");
+        assert_eq!(rebuilt.side_to_move(), b.side_to_move());
+        assert_eq!(rebuilt.to_text(), b.to_text());
+    }
+    // A cut file and a bad byte are refused with a reason.
+    std::fs::write(&path, &out[..out.len() - 5]).expect("write");
+    let err = read_records(&path).expect_err("cut");
+    assert!(err.to_string().contains("whole number"), "{err}");
+    let mut bad = out.clone();
+    bad[RECORD_BYTES + 2] = 77;
+    std::fs::write(&path, &bad).expect("write");
+    let err = read_records(&path).expect_err("bad rule");
+    assert!(err.to_string().contains("record 1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn datagen_is_the_same_on_any_thread_count() {
+    let config = wuzi_tune::datagen::DatagenConfig {
+        rule: Rule::Standard,
+        size: 15,
+        games: 4,
+        nodes: 300,
+        seed: 9,
+        openings: Vec::new(),
+        random_share: 1.0,
+        suite_random_plies: 2,
+        balance_limit: 400,
+        max_plies: 60,
+        eval: wuzi_search::eval::EvalChoice::Classic,
+    };
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        let mut out = Vec::new();
+        let summary = pool
+            .install(|| wuzi_tune::datagen::run(&config, &mut out, &|_| {}))
+            .expect("datagen");
+        (summary, out)
+    };
+    let (one, bytes_one) = run(1);
+    let (two, bytes_two) = run(2);
+    assert_eq!(one, two);
+    assert_eq!(bytes_one, bytes_two);
+    assert_eq!(one.games, 4);
+    assert!(one.positions > 0);
+    assert_eq!(bytes_one.len(), one.positions * RECORD_BYTES);
+}

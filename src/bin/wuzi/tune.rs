@@ -1,0 +1,324 @@
+//! `wuzi datagen` and `wuzi tune`: arguments, progress and printing. The work is in the
+//! `wuzi-tune` crate; `docs/evaluation.md` gives the commands that made the committed weights.
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::BufWriter;
+use std::path::PathBuf;
+use wuzi_core::{Point, Rule};
+use wuzi_search::eval::{classic_as_weights, EvalChoice, Evaluator};
+use wuzi_search::learned::Weights;
+use wuzi_tune::datagen::{self, DatagenConfig};
+use wuzi_tune::features::{sample_of, Layout, Sample};
+use wuzi_tune::record::{read_records, write_records, Record};
+use wuzi_tune::trainer::{self, TrainConfig};
+use wuzi_tune::TuneError;
+
+/// The arguments of `wuzi datagen`.
+#[derive(Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// The rule (freestyle, standard, renju, caro, caro-exact).
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// Board side (at most 20).
+    #[arg(long, default_value_t = 15)]
+    pub size: usize,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 3000)]
+    pub nodes: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Opening suites (a file or a suite's name); none: random openings only.
+    #[arg(long)]
+    pub openings: Vec<PathBuf>,
+    /// Share of games from random balanced openings when suites are given.
+    #[arg(long, default_value_t = 0.5)]
+    pub random_share: f64,
+    /// The evaluation the players use: auto, classic, learned or a weights file.
+    #[arg(long, default_value = "auto")]
+    pub eval: String,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Instead of playing: read these game records (SGF, PSQ, move lists) and write the
+    /// positions of those that end in a five.
+    #[arg(long)]
+    pub import: Vec<PathBuf>,
+    /// The records file to write (appended to if it exists).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The arguments of `wuzi tune`.
+#[derive(Args, Debug, Clone)]
+pub struct TuneArgs {
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// Records files (`wuzi datagen` output); positions of other rules are skipped.
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the fitted weights.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Starting weights: classic (the hand-set evaluation) or a weights file.
+    #[arg(long, default_value = "classic")]
+    pub start: String,
+    /// Share of the positions (the last ones: whole games) held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 16_384)]
+    pub batch: usize,
+    #[arg(long, default_value_t = 2.0)]
+    pub learning_rate: f64,
+    /// Weight of the game result in the target (the rest: the search score).
+    #[arg(long, default_value_t = 0.5)]
+    pub result_weight: f64,
+    #[arg(long, default_value_t = 1e-6)]
+    pub l2: f64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core). The result does not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn parse_rule(s: &str) -> Result<Rule, TuneError> {
+    s.parse().map_err(TuneError::Data)
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool, TuneError> {
+    // Boards are large values; nested work-stealing can stack several of them.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(64 << 20)
+        .build()
+        .map_err(|e| TuneError::Data(format!("cannot start threads: {e}")))
+}
+
+fn bar(len: u64, quiet: bool, what: &str) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len);
+    let template = format!("{what} {{bar:40}} {{pos}}/{{len}} {{msg}} [{{elapsed}} < {{eta}}]");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        pb.set_style(style);
+    }
+    pb
+}
+
+fn open_out(path: &PathBuf) -> Result<BufWriter<std::fs::File>, TuneError> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(BufWriter::new)
+        .map_err(|e| TuneError::Io(format!("{}: {e}", path.display())))
+}
+
+pub fn run_datagen(args: &DatagenArgs) -> i32 {
+    match datagen_inner(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("wuzi datagen: {e}");
+            2
+        }
+    }
+}
+
+fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
+    let rule = parse_rule(&args.rule)?;
+    let mut out = open_out(&args.out)?;
+    if !args.import.is_empty() {
+        let mut total = 0;
+        for path in &args.import {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| TuneError::Io(format!("{}: {e}", path.display())))?;
+            let records = wuzi_tune::import::positions_of_game(&text, args.size, rule, 1)
+                .map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?;
+            total += records.len();
+            write_records(&mut out, &records)?;
+        }
+        println!("{total} positions from {} games", args.import.len());
+        return Ok(());
+    }
+    let mut openings: Vec<Vec<Point>> = Vec::new();
+    for suite in &args.openings {
+        let path = wuzi_match::opening::resolve_suite(suite)
+            .map_err(|e| TuneError::Data(e.to_string()))?;
+        for line in
+            wuzi_match::opening::load_suite(&path).map_err(|e| TuneError::Data(e.to_string()))?
+        {
+            let points = line
+                .points(args.size, args.size, rule)
+                .map_err(|e| TuneError::Data(format!("{}: {e}", line.label)))?;
+            openings.push(points);
+        }
+    }
+    let eval = EvalChoice::from_arg(&args.eval)?;
+    let config = DatagenConfig {
+        rule,
+        size: args.size,
+        games: args.games,
+        nodes: args.nodes,
+        seed: args.seed,
+        openings,
+        random_share: args.random_share.clamp(0.0, 1.0),
+        suite_random_plies: 2,
+        balance_limit: 150,
+        max_plies: args.size * args.size,
+        eval,
+    };
+    let pb = bar(args.games as u64, args.quiet, "games");
+    let summary = pool(args.threads)?.install(|| {
+        datagen::run(&config, &mut out, &|s| {
+            pb.set_position(s.games as u64);
+            pb.set_message(format!("{} positions", s.positions));
+        })
+    })?;
+    pb.finish_and_clear();
+    println!(
+        "{} games ({} Black wins, {} White wins, {} draws), {} positions written to {}",
+        summary.games,
+        summary.black_wins,
+        summary.white_wins,
+        summary.draws,
+        summary.positions,
+        args.out.display()
+    );
+    Ok(())
+}
+
+pub fn run_tune(args: &TuneArgs) -> i32 {
+    match pool(args.threads).and_then(|p| p.install(|| tune_inner(args))) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("wuzi tune: {e}");
+            2
+        }
+    }
+}
+
+/// The hand-set evaluation of a record's position.
+fn classic_eval(record: &Record) -> Result<f64, TuneError> {
+    let mut board = record.board()?;
+    let evaluator = Evaluator::Classic;
+    evaluator.prepare(&mut board);
+    Ok(evaluator.evaluate(&board) as f64)
+}
+
+fn tune_inner(args: &TuneArgs) -> Result<(), TuneError> {
+    use rayon::prelude::*;
+    let rule = parse_rule(&args.rule)?;
+    let layout = Layout::for_rule(rule);
+    let mut records = Vec::new();
+    for path in &args.data {
+        records.extend(read_records(path)?.into_iter().filter(|r| r.rule == rule));
+    }
+    if records.len() < 10 {
+        return Err(TuneError::Data(format!(
+            "only {} positions of rule {rule} in the data",
+            records.len()
+        )));
+    }
+    let pb = bar(records.len() as u64, args.quiet, "features");
+    let built: Vec<Result<(Sample, f64), TuneError>> = records
+        .par_iter()
+        .map(|r| {
+            pb.inc(1);
+            Ok((sample_of(r, &layout)?, classic_eval(r)?))
+        })
+        .collect();
+    pb.finish_and_clear();
+    let (samples, classic): (Vec<Sample>, Vec<f64>) = built
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .unzip();
+    let held = ((samples.len() as f64 * args.validation.clamp(0.0, 0.9)) as usize).max(1);
+    let split = samples.len() - held;
+    let (train, validation) = samples.split_at(split);
+    let k = trainer::fit_k(&train[..], &classic[..split]);
+    let start = match args.start.as_str() {
+        "classic" => classic_as_weights(rule),
+        path => Weights::load(std::path::Path::new(path))?,
+    };
+    let start = layout.flatten(&start);
+    let result_loss = |evals: &[f64]| trainer::mean_loss(validation, evals, k, 1.0);
+    let classic_validation = result_loss(&classic[split..]);
+    let start_validation = result_loss(&trainer::evaluate_all(validation, &start));
+    println!(
+        "{} positions ({} training, {} validation); K = {k:.1}",
+        samples.len(),
+        train.len(),
+        validation.len()
+    );
+    println!("validation loss against results: hand-set {classic_validation:.5}, start {start_validation:.5}");
+    let searched: Vec<f64> = validation
+        .iter()
+        .map(|s| s.score.map_or(0.0, f64::from))
+        .collect();
+    println!(
+        "validation loss against results of the search scores: {:.5}",
+        result_loss(&searched)
+    );
+    let start_train = trainer::mean_loss(
+        train,
+        &trainer::evaluate_all(train, &start),
+        k,
+        args.result_weight.clamp(0.0, 1.0),
+    );
+    println!("training loss at the start: {start_train:.5}");
+    let config = TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.learning_rate,
+        result_weight: args.result_weight.clamp(0.0, 1.0),
+        l2: args.l2,
+        seed: args.seed,
+    };
+    let params = trainer::train(&layout, train, validation, &start, k, &config, &mut |r| {
+        if !args.quiet {
+            println!(
+                "epoch {:>3}  training loss {:.5}  validation loss {:.5}",
+                r.epoch, r.train_loss, r.validation_loss
+            );
+        }
+    });
+    let fitted = layout.weights(&params);
+    let fitted_params = layout.flatten(&fitted);
+    let learned_validation = result_loss(&trainer::evaluate_all(validation, &fitted_params));
+    println!("validation loss against results: hand-set {classic_validation:.5}, learned {learned_validation:.5}");
+    if let Some(out) = &args.out {
+        let data: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+        let comment = format!(
+            "Generated by: wuzi tune --rule {} --data {} --start {} --validation {} --epochs {} --batch {} --learning-rate {} --result-weight {} --l2 {} --seed {}\n\
+             {} positions, K = {k:.1}; validation loss against results: hand-set {classic_validation:.5}, learned {learned_validation:.5}",
+            rule.name(),
+            data.join(" --data "),
+            args.start,
+            args.validation,
+            args.epochs,
+            args.batch,
+            args.learning_rate,
+            args.result_weight,
+            args.l2,
+            args.seed,
+            samples.len()
+        );
+        std::fs::write(out, fitted.to_text(&comment))
+            .map_err(|e| TuneError::Io(format!("{}: {e}", out.display())))?;
+        println!("weights written to {}", out.display());
+    }
+    Ok(())
+}
