@@ -60,6 +60,7 @@ const EXACT: Options = Options {
     pruning: false,
     threat_search: false,
     textbook: None,
+    eval: wuzi_search::eval::EvalChoice::Auto,
 };
 
 #[test]

@@ -73,6 +73,7 @@ fn fast_score(board: &Board, depth: u32, use_tt: bool) -> i32 {
         pruning: false,
         threat_search: false,
         textbook: Some(weights()),
+        ..Options::default()
     });
     let limits = Limits {
         max_depth: Some(depth),

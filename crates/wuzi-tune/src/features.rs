@@ -1,12 +1,44 @@
 //! A position as the learned evaluation's sparse linear features (`wuzi_search::learned`):
-//! for every empty cell, +1 on the side to move's combo and -1 on the opponent's, and one 1
-//! on the side to move's threat mask. The evaluation is then the dot product of the features
-//! with the parameter vector laid out by [`Layout`].
+//! for every empty cell, +1 on the side to move's combo and -1 on the opponent's; and for
+//! the threat mask, factorised so that rare masks borrow from common ones: a bias, one value
+//! per bucket of each mask field, and one per pair of the two three-maker fields (the tempo
+//! term), per colour to move. The evaluation is the dot product of the features with the
+//! parameter vector laid out by [`Layout`]; [`Layout::weights`] sums the factors back into the
+//! evaluation's mask table.
 
 use crate::record::Record;
 use crate::TuneError;
 use wuzi_core::{Board, Color, Rule};
-use wuzi_search::learned::{self, Weights, COMBO_COUNT, MASK_COUNT};
+use wuzi_search::learned::{self, Weights, COMBO_COUNT, MASK_COUNT, MASK_FIELDS};
+
+/// The two fields whose buckets get a value per pair (`our_three_makers`,
+/// `their_three_makers`).
+const CROSS: (usize, usize) = (5, 6);
+
+/// Threat parameters per colour to move: bias, field buckets, the cross pairs.
+const fn threat_params() -> usize {
+    let mut n = 1;
+    let mut i = 0;
+    while i < MASK_FIELDS.len() {
+        n += MASK_FIELDS[i].1;
+        i += 1;
+    }
+    n + MASK_FIELDS[CROSS.0].1 * MASK_FIELDS[CROSS.1].1
+}
+const THREAT_PARAMS: usize = threat_params();
+
+/// Parameter offsets (within one colour's threat block) of a mask's factors.
+fn threat_factors(mask: usize) -> [usize; 9] {
+    let fields = learned::mask_fields(mask);
+    let mut out = [0usize; 9];
+    let mut base = 1;
+    for (f, (&b, (_, buckets))) in fields.iter().zip(MASK_FIELDS).enumerate() {
+        out[1 + f] = base + b;
+        base += buckets;
+    }
+    out[8] = base + fields[CROSS.0] * MASK_FIELDS[CROSS.1].1 + fields[CROSS.1];
+    out
+}
 
 /// Where each weight lives in the flat parameter vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +58,7 @@ impl Layout {
     }
 
     pub fn len(&self) -> usize {
-        2 * COMBO_COUNT + 2 * MASK_COUNT
+        2 * COMBO_COUNT + 2 * THREAT_PARAMS
     }
 
     pub fn is_empty(&self) -> bool {
@@ -38,8 +70,9 @@ impl Layout {
         block * COMBO_COUNT + combo
     }
 
-    pub fn threat(&self, to_move: Color, mask: usize) -> usize {
-        2 * COMBO_COUNT + to_move.index() * MASK_COUNT + mask
+    /// The parameters whose sum is the value of `mask` for `to_move`.
+    pub fn threat(&self, to_move: Color, mask: usize) -> [usize; 9] {
+        threat_factors(mask).map(|f| 2 * COMBO_COUNT + to_move.index() * THREAT_PARAMS + f)
     }
 
     /// Whether a parameter is fixed at zero (a renju forbidden combo for Black, or the unused
@@ -60,8 +93,19 @@ impl Layout {
             for combo in 0..COMBO_COUNT {
                 out[self.cell(color, combo)] = weights.cell[color.index()][combo] as f64;
             }
-            for mask in 0..MASK_COUNT {
-                out[self.threat(color, mask)] = weights.threat[color.index()][mask] as f64;
+            // The factors of a table: its value with no threat as the bias, and each field's
+            // effect alone (exact for a table that adds its fields' values, as the
+            // hand-set one does).
+            let table = &weights.threat[color.index()];
+            let base = table[0] as f64;
+            let zero = self.threat(color, 0);
+            out[zero[0]] = base;
+            let mut radix = 1;
+            for (f, (_, buckets)) in MASK_FIELDS.iter().enumerate() {
+                for b in 1..*buckets {
+                    out[self.threat(color, b * radix)[1 + f]] = table[b * radix] as f64 - base;
+                }
+                radix *= buckets;
             }
         }
         for (i, v) in out.iter_mut().enumerate() {
@@ -89,7 +133,8 @@ impl Layout {
                 }
             }
             for mask in 0..MASK_COUNT {
-                w.threat[color.index()][mask] = round(params[self.threat(color, mask)]);
+                let total: f64 = self.threat(color, mask).iter().map(|&i| params[i]).sum();
+                w.threat[color.index()][mask] = round(total);
             }
         }
         w
@@ -135,7 +180,9 @@ pub fn features_of(board: &Board, layout: &Layout) -> Vec<(u32, i16)> {
             dense.push((index as u32, if color == us { 1 } else { -1 }));
         }
     }
-    dense.push((layout.threat(us, learned::threat_mask(board)) as u32, 1));
+    for index in layout.threat(us, learned::threat_mask(board)) {
+        dense.push((index as u32, 1));
+    }
     dense.sort_unstable_by_key(|&(i, _)| i);
     let mut merged: Vec<(u32, i16)> = Vec::with_capacity(dense.len() / 2);
     for (i, c) in dense {

@@ -2,7 +2,7 @@
 //! round-trips and refuses damage, and data generation is the same on any thread count.
 
 use wuzi_core::{Board, Point, Rule};
-use wuzi_search::learned::{COMBO_COUNT, MASK_COUNT};
+use wuzi_search::learned::COMBO_COUNT;
 use wuzi_tune::features::{features_of, Layout, Sample};
 use wuzi_tune::record::{read_records, Record, RECORD_BYTES};
 use wuzi_tune::rng::Rng;
@@ -75,7 +75,7 @@ fn the_trainer_recovers_known_weights() {
     let fitted = trainer::train(&layout, train, validation, &start, k, &config, &mut |r| {
         last = Some(r.validation_loss)
     });
-    // Support of each parameter in the training data.
+    // Support of each parameter in the training data, and of each threat mask.
     let mut support = vec![0usize; layout.len()];
     for s in train {
         for &(i, _) in &s.features {
@@ -83,7 +83,7 @@ fn the_trainer_recovers_known_weights() {
         }
     }
     // Cell weights are known up to one shared shift (every position has as many empty cells
-    // for each side); threat weights exactly.
+    // for each side).
     let mut shifts: Vec<f64> = (0..2 * COMBO_COUNT)
         .filter(|&i| support[i] >= 300)
         .map(|i| fitted[i] - truth[i])
@@ -91,28 +91,46 @@ fn the_trainer_recovers_known_weights() {
     shifts.sort_by(f64::total_cmp);
     let shift = shifts[shifts.len() / 2];
     let mut checked = 0;
-    for i in 0..layout.len() {
+    for i in 0..2 * COMBO_COUNT {
         if support[i] < 300 {
             continue;
         }
-        let expected = truth[i] + if i < 2 * COMBO_COUNT { shift } else { 0.0 };
         assert!(
-            (fitted[i] - expected).abs() < 12.0,
-            "parameter {i} (support {}): fitted {:.1}, true {:.1}",
+            (fitted[i] - truth[i] - shift).abs() < 12.0,
+            "cell parameter {i} (support {}): fitted {:.1}, true {:.1}",
             support[i],
-            fitted[i],
-            expected
+            fitted[i] - shift,
+            truth[i]
         );
         checked += 1;
     }
-    assert!(checked >= 40, "only {checked} well-supported parameters");
-    let threat_checked = (2 * COMBO_COUNT..2 * COMBO_COUNT + 2 * MASK_COUNT)
-        .filter(|&i| support[i] >= 300)
-        .count();
     assert!(
-        threat_checked >= 2,
-        "{threat_checked} threat entries checked"
+        checked >= 40,
+        "only {checked} well-supported cell parameters"
     );
+    // Threat factors are known through their sums: the mask table.
+    let (true_table, fitted_table) = (layout.weights(&truth), layout.weights(&fitted));
+    let mut mask_support = std::collections::HashMap::new();
+    for b in random_boards(6000, rule, 11).iter().take(5400) {
+        let key = (b.side_to_move(), wuzi_search::learned::threat_mask(b));
+        *mask_support.entry(key).or_insert(0usize) += 1;
+    }
+    let mut masks_checked = 0;
+    for (&(color, mask), &n) in &mask_support {
+        if n < 300 {
+            continue;
+        }
+        let (t, f) = (
+            true_table.threat[color.index()][mask],
+            fitted_table.threat[color.index()][mask],
+        );
+        assert!(
+            (t - f).abs() < 15,
+            "mask {mask} of {color:?} (support {n}): fitted {f}, true {t}"
+        );
+        masks_checked += 1;
+    }
+    assert!(masks_checked >= 2, "{masks_checked} threat masks checked");
     // The fit predicts held-out positions as the truth does, far better than the start.
     let error = |params: &[f64]| {
         validation

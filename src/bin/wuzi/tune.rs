@@ -248,7 +248,7 @@ fn tune_inner(args: &TuneArgs) -> Result<(), TuneError> {
     let held = ((samples.len() as f64 * args.validation.clamp(0.0, 0.9)) as usize).max(1);
     let split = samples.len() - held;
     let (train, validation) = samples.split_at(split);
-    let k = trainer::fit_k(&train[..], &classic[..split]);
+    let k = trainer::fit_k(train, &classic[..split]);
     let start = match args.start.as_str() {
         "classic" => classic_as_weights(rule),
         path => Weights::load(std::path::Path::new(path))?,
@@ -321,4 +321,58 @@ fn tune_inner(args: &TuneArgs) -> Result<(), TuneError> {
         println!("weights written to {}", out.display());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn datagen_then_tune_writes_weights_that_load() {
+        let dir = std::env::temp_dir().join(format!("wuzi-tune-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let data = dir.join("d.bin");
+        let weights = dir.join("w.txt");
+        let _ = std::fs::remove_file(&data);
+        let d = data.to_str().expect("utf-8");
+        let w = weights.to_str().expect("utf-8");
+        let args: DatagenArgs = crate::parse_test_args(
+            "datagen",
+            &[
+                "--rule",
+                "renju",
+                "--games",
+                "6",
+                "--nodes",
+                "300",
+                "--threads",
+                "2",
+                "--out",
+                d,
+                "--quiet",
+            ],
+        );
+        assert_eq!(run_datagen(&args), 0);
+        let args: TuneArgs = crate::parse_test_args(
+            "tune",
+            &[
+                "--rule", "renju", "--data", d, "--epochs", "2", "--out", w, "--quiet",
+            ],
+        );
+        assert_eq!(run_tune(&args), 0);
+        let loaded = Weights::load(&weights).expect("weights load");
+        assert_eq!(loaded.rule, Rule::Renju);
+        // Training another rule on this data finds nothing to train on; a damaged start file
+        // is an error, not a fallback.
+        let args: TuneArgs =
+            crate::parse_test_args("tune", &["--rule", "caro", "--data", d, "--quiet"]);
+        assert_eq!(run_tune(&args), 2);
+        std::fs::write(&weights, "wuzi-eval-weights 1\nrule renju\ncell black\n").expect("write");
+        let args: TuneArgs = crate::parse_test_args(
+            "tune",
+            &["--rule", "renju", "--data", d, "--start", w, "--quiet"],
+        );
+        assert_eq!(run_tune(&args), 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
