@@ -10,25 +10,32 @@ cargo build --release --workspace
 SPARRING=${SPARRING:-../shared/sparring/rapfi/pbrain-rapfi-classical}
 GAMES=${GAMES:-50}
 mkdir -p soak
-for rule in freestyle standard renju caro caro-exact; do
+for rule in ${RULES:-freestyle standard renju caro caro-exact}; do
   suite=freestyle15-gomocup2025
   [ "$rule" = renju ] && suite=renju15-katagomo-balanced200
+  # The reference engine's resident size passes 350 MB whatever it is told (its tables), so
+  # its games run with a 1 GiB limit: pbrain-wuzi is then held to that, and to 350 MB in
+  # every other run.
   if [ -x "$SPARRING" ] && [ "${rule#caro}" = "$rule" ]; then
     sparring="cmd=$SPARRING,name=rapfi"
+    sparring_memory=1G
   else
     sparring="cmd=target/release/pbrain-testengine,arg=random,name=random"
+    sparring_memory=350M
   fi
-  for opponent in self sparring; do
+  for opponent in ${OPPONENTS:-self sparring}; do
     if [ "$opponent" = self ]; then
       other="cmd=target/release/pbrain-wuzi,name=wuzi-b"
+      memory=350M
     else
       other=$sparring
+      memory=$sparring_memory
     fi
     target/release/wuzi match \
       --engine cmd=target/release/pbrain-wuzi,name=wuzi \
       --engine "$other" \
       --rule "$rule" --openings "$suite" --order random --seed 14 --games "$GAMES" \
-      --turn-time 100ms --tolerance 1s --concurrency 2 --max-memory 350M --enforce-memory \
+      --turn-time 100ms --tolerance 1s --concurrency 2 --max-memory "$memory" --enforce-memory \
       --sgf "soak/$rule-$opponent.sgf" --message-log "soak/$rule-$opponent.log" \
       --progress off > "soak/$rule-$opponent.txt"
     tail -n 12 "soak/$rule-$opponent.txt"
