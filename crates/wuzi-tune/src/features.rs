@@ -123,14 +123,7 @@ impl Layout {
         for color in Color::BOTH {
             for combo in 0..COMBO_COUNT {
                 let i = self.cell(color, combo);
-                w.cell[color.index()][combo] = if self.fixed(i) && !self.tie_colours {
-                    0
-                } else {
-                    round(params[i])
-                };
-                if learned::combo_forbidden(self.rule, color, combo) {
-                    w.cell[color.index()][combo] = 0;
-                }
+                w.cell[color.index()][combo] = if self.fixed(i) { 0 } else { round(params[i]) };
             }
             for mask in 0..MASK_COUNT {
                 let total: f64 = self.threat(color, mask).iter().map(|&i| params[i]).sum();
@@ -171,10 +164,7 @@ pub fn features_of(board: &Board, layout: &Layout) -> Vec<(u32, i16)> {
         }
         for color in Color::BOTH {
             let index = layout.cell(color, learned::combo(board.pattern_code(color, cell)));
-            if layout.fixed(index) && !layout.tie_colours {
-                continue;
-            }
-            if learned::combo_forbidden(board.rule(), color, index % COMBO_COUNT) {
+            if layout.fixed(index) {
                 continue;
             }
             dense.push((index as u32, if color == us { 1 } else { -1 }));
