@@ -420,9 +420,8 @@ impl Weights {
                 if threat == Threat::Forbidden {
                     return 0;
                 }
-                let mut key = dirs.map(|p| p as u8);
-                key.sort_unstable();
-                let code = key
+                // `combo` sorts the directions itself.
+                let code = dirs
                     .iter()
                     .enumerate()
                     .fold(0u16, |acc, (d, &p)| acc | (p as u16) << (4 * d));
