@@ -10,32 +10,36 @@ cargo build --release --workspace
 SPARRING=${SPARRING:-../shared/sparring/rapfi/pbrain-rapfi-classical}
 GAMES=${GAMES:-50}
 mkdir -p soak
+# The reference engine sizes its hash table to the whole of `INFO max_memory` and then passes
+# the limit with its other tables. It runs from a copy of its directory (under soak/, which git
+# ignores) whose config.toml keeps 200 MB out of the table; the copy is never part of the
+# project. Its wrapper reads the config beside it, so the copy is all it takes.
+if [ -x "$SPARRING" ] && [ -f "$(dirname "$SPARRING")/config.toml" ]; then
+  rm -rf soak/sparring
+  cp -r "$(dirname "$SPARRING")" soak/sparring
+  chmod -R u+w soak/sparring
+  sed -i 's/^memory_reserved_mb = .*/memory_reserved_mb = 200/' soak/sparring/config.toml
+  SPARRING="soak/sparring/$(basename "$SPARRING")"
+fi
 for rule in ${RULES:-freestyle standard renju caro caro-exact}; do
   suite=freestyle15-gomocup2025
   [ "$rule" = renju ] && suite=renju15-katagomo-balanced200
-  # The reference engine's resident size passes 350 MB whatever it is told (its tables), so
-  # its games run with a 1 GiB limit: pbrain-wuzi is then held to that, and to 350 MB in
-  # every other run.
   if [ -x "$SPARRING" ] && [ "${rule#caro}" = "$rule" ]; then
     sparring="cmd=$SPARRING,name=rapfi"
-    sparring_memory=1G
   else
     sparring="cmd=target/release/pbrain-testengine,arg=random,name=random"
-    sparring_memory=350M
   fi
   for opponent in ${OPPONENTS:-self sparring}; do
     if [ "$opponent" = self ]; then
       other="cmd=target/release/pbrain-wuzi,name=wuzi-b"
-      memory=350M
     else
       other=$sparring
-      memory=$sparring_memory
     fi
     target/release/wuzi match \
       --engine cmd=target/release/pbrain-wuzi,name=wuzi \
       --engine "$other" \
       --rule "$rule" --openings "$suite" --order random --seed 14 --games "$GAMES" \
-      --turn-time 100ms --tolerance 1s --concurrency 2 --max-memory "$memory" --enforce-memory \
+      --turn-time 100ms --tolerance 1s --concurrency 2 --max-memory 350M --enforce-memory \
       --sgf "soak/$rule-$opponent.sgf" --message-log "soak/$rule-$opponent.log" \
       --progress off > "soak/$rule-$opponent.txt"
     tail -n 12 "soak/$rule-$opponent.txt"

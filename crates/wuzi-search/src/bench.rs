@@ -149,6 +149,7 @@ pub struct BenchResult {
     pub best: Point,
     pub score: i32,
     pub depth: u32,
+    pub cutoffs: crate::CutoffStats,
 }
 
 impl BenchResult {
@@ -201,6 +202,7 @@ pub fn run(
             best: result.best,
             score: result.score,
             depth: result.depth,
+            cutoffs: result.cutoffs,
         };
         progress(&r);
         out.push(r);

@@ -93,6 +93,32 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The best moves with their scores, best first (at least the best move).
     pub lines: Vec<(Point, i32)>,
+    /// Beta cut-offs of the main thread's search (move ordering quality).
+    pub cutoffs: CutoffStats,
+}
+
+/// How often the first move searched at a node was the one that cut it off: the measure of
+/// move ordering (issue 13). Counted in interior nodes of the main search, not the root.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CutoffStats {
+    pub cutoffs: u64,
+    pub first_move: u64,
+}
+
+impl CutoffStats {
+    pub fn add(&mut self, other: CutoffStats) {
+        self.cutoffs += other.cutoffs;
+        self.first_move += other.first_move;
+    }
+
+    /// The share of cut-offs made by the first move (0 with no cut-off).
+    pub fn first_move_rate(&self) -> f64 {
+        if self.cutoffs == 0 {
+            0.0
+        } else {
+            self.first_move as f64 / self.cutoffs as f64
+        }
+    }
 }
 
 /// Switches for tests and experiments; the defaults are what the engine plays with.
@@ -281,6 +307,7 @@ impl Searcher {
             depth,
             nodes: thread.nodes,
             lines,
+            cutoffs: thread.cutoffs,
         })
     }
 }

@@ -77,6 +77,7 @@ pub struct Thread<'a> {
     /// The helpers of a parallel search (`parallel.rs`); `None` on one thread.
     pub(crate) split: Option<Box<Split<'a>>>,
     evaluator: eval::Evaluator,
+    pub cutoffs: crate::CutoffStats,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -121,6 +122,7 @@ impl<'a> Thread<'a> {
             root_verified: None,
             split: None,
             evaluator,
+            cutoffs: crate::CutoffStats::default(),
         }
     }
 
@@ -589,6 +591,8 @@ impl<'a> Thread<'a> {
                     alpha = score;
                     self.set_pv(ply, cell);
                     if score >= beta {
+                        self.cutoffs.cutoffs += 1;
+                        self.cutoffs.first_move += (i == 0) as u64;
                         if quiet {
                             let k = &mut self.killers[ply];
                             if k[0] != Some(cell) {

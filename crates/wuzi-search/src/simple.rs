@@ -166,6 +166,7 @@ impl Simple {
                 depth: 0,
                 nodes: 0,
                 lines: vec![(p, score)],
+                cutoffs: crate::CutoffStats::default(),
             });
         }
         let us = board.side_to_move();
@@ -239,6 +240,7 @@ impl Simple {
             depth,
             nodes: ctx.nodes,
             lines: lines_out,
+            cutoffs: crate::CutoffStats::default(),
         })
     }
 }

@@ -176,14 +176,15 @@ fn search_bench_command(
     let results = match search_bench::run(depth, movetime, threads, eval, |r| {
         if !json {
             println!(
-                "{:<18} depth {:>2} best {:<4} score {:>6} nodes {:>10} time {:>7} ms  {:>8} nps",
+                "{:<18} depth {:>2} best {:<4} score {:>6} nodes {:>10} time {:>7} ms  {:>8} nps  first-move cut-offs {:>5.1}%",
                 r.name,
                 r.depth,
                 r.best.name(),
                 r.score,
                 r.nodes,
                 r.elapsed.as_millis(),
-                r.nps()
+                r.nps(),
+                100.0 * r.cutoffs.first_move_rate()
             );
         }
     }) {
@@ -196,31 +197,38 @@ fn search_bench_command(
     let nodes: u64 = results.iter().map(|r| r.nodes).sum();
     let time: Duration = results.iter().map(|r| r.elapsed).sum();
     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+    let mut cutoffs = wuzi_search::CutoffStats::default();
+    for r in &results {
+        cutoffs.add(r.cutoffs);
+    }
+    let first_move_rate = cutoffs.first_move_rate();
     if json {
         let positions: Vec<String> = results
             .iter()
             .map(|r| {
                 format!(
-                    "{{\"name\":\"{}\",\"depth\":{},\"best\":\"{}\",\"score\":{},\"nodes\":{},\"time_ms\":{},\"nps\":{}}}",
+                    "{{\"name\":\"{}\",\"depth\":{},\"best\":\"{}\",\"score\":{},\"nodes\":{},\"time_ms\":{},\"nps\":{},\"first_move_cutoff_rate\":{:.4}}}",
                     r.name,
                     r.depth,
                     r.best.name(),
                     r.score,
                     r.nodes,
                     r.elapsed.as_millis(),
-                    r.nps()
+                    r.nps(),
+                    r.cutoffs.first_move_rate()
                 )
             })
             .collect();
         println!(
-            "{{\"threads\":{threads},\"nodes\":{nodes},\"time_ms\":{},\"nps\":{nps},\"signature\":{nodes},\"positions\":[{}]}}",
+            "{{\"threads\":{threads},\"nodes\":{nodes},\"time_ms\":{},\"nps\":{nps},\"first_move_cutoff_rate\":{first_move_rate:.4},\"signature\":{nodes},\"positions\":[{}]}}",
             time.as_millis(),
             positions.join(",")
         );
     } else {
         println!(
-            "total nodes {nodes} time {} ms  {nps} nps  threads {threads}",
-            time.as_millis()
+            "total nodes {nodes} time {} ms  {nps} nps  threads {threads}  first-move cut-offs {:.1}%",
+            time.as_millis(),
+            100.0 * first_move_rate
         );
         println!("signature {nodes}");
     }
