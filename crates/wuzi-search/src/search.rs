@@ -78,6 +78,9 @@ pub struct Thread<'a> {
     pub(crate) split: Option<Box<Split<'a>>>,
     evaluator: eval::Evaluator,
     pub cutoffs: crate::CutoffStats,
+    /// Per ply: the raw static evaluation of the node there (side to move's view), `None`
+    /// until computed. A leaf averages its own with its parent's (`smoothed`).
+    raw_evals: Vec<Option<i32>>,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -102,6 +105,10 @@ impl<'a> Thread<'a> {
             Some(weights) => eval::prepare_threat_weights(&mut board, weights),
             None => evaluator.prepare(&mut board),
         }
+        let mut raw_evals = vec![None; MAX_PLY + 1];
+        if options.textbook.is_none() {
+            raw_evals[0] = Some(evaluator.evaluate(&board));
+        }
         Thread {
             board,
             tt,
@@ -123,6 +130,7 @@ impl<'a> Thread<'a> {
             split: None,
             evaluator,
             cutoffs: crate::CutoffStats::default(),
+            raw_evals,
         }
     }
 
@@ -286,7 +294,20 @@ impl<'a> Thread<'a> {
                 return WIN - (ply + line.len()) as i32;
             }
         }
-        self.evaluator.evaluate(&self.board)
+        let raw = self.evaluator.evaluate(&self.board);
+        self.smoothed(raw, ply)
+    }
+
+    /// The static value of the node at `ply` from its raw evaluation: the mean of it and the
+    /// parent's (negated), when the parent was evaluated. A pattern evaluation overrates the
+    /// side to move's threats and underrates the opponent's, so raw values swing between odd
+    /// and even depths; the mean of two consecutive plies cancels most of the swing, which
+    /// keeps reduced searches (whose depth parity differs) comparable with full ones.
+    fn smoothed(&self, raw: i32, ply: usize) -> i32 {
+        match ply.checked_sub(1).and_then(|p| self.raw_evals[p]) {
+            Some(parent) if self.options.textbook.is_none() => (raw - parent) / 2,
+            _ => raw,
+        }
     }
 
     /// Threat-space search at the root: the side's own VCF, then (with a share of the time)
@@ -449,6 +470,7 @@ impl<'a> Thread<'a> {
     ) -> i32 {
         self.nodes += 1;
         self.pv[ply].clear();
+        self.raw_evals[ply] = None;
         if self.check_stop() {
             return 0;
         }
@@ -492,11 +514,13 @@ impl<'a> Thread<'a> {
                 }
             }
         }
-        let static_eval = match entry {
+        let raw_eval = match entry {
             Some(e) if e.eval.abs() < EVAL_LIMIT => e.eval,
             _ if textbook => eval::material(&self.board),
             _ => self.evaluator.evaluate(&self.board),
         };
+        self.raw_evals[ply] = Some(raw_eval);
+        let static_eval = self.smoothed(raw_eval, ply);
         let threatened = !textbook && movepick::opponent_threatens_open_four(&mut self.board, them);
         // Reverse futility: far above beta with nothing to answer.
         let pruning = self.options.pruning;
@@ -628,7 +652,7 @@ impl<'a> Thread<'a> {
         };
         if self.options.use_tt {
             self.tt
-                .store(hash, ply, best_cell, best, static_eval, depth, bound);
+                .store(hash, ply, best_cell, best, raw_eval, depth, bound);
         }
         best
     }
