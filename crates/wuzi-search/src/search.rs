@@ -14,7 +14,7 @@
 
 use crate::eval::{self, EVAL_LIMIT};
 use crate::iteration_clock::IterationClock;
-use crate::movepick::{self, MoveList, TACTICAL, TT_MOVE};
+use crate::movepick::{self, MoveList, TACTICAL};
 use crate::parallel::Split;
 use crate::threat::SolveResult;
 use crate::tt::{Bound, TranspositionTable};
@@ -570,8 +570,10 @@ impl<'a> Thread<'a> {
         let mut quiets_searched = 0usize;
         for i in 0..list.moves.len() {
             list.pick(i);
-            let (cell, order) = list.moves[i];
-            let tactical = (TACTICAL..TT_MOVE).contains(&order) || order >= TT_MOVE + TACTICAL;
+            let (cell, _) = list.moves[i];
+            // Tactical by what the move does on the board, not by its ordering bonuses:
+            // a killer or a move with a good history is still reduced and pruned.
+            let tactical = movepick::move_score(&self.board, us, cell) >= TACTICAL;
             let quiet = !tactical && !threatened;
             if pruning && quiet && !is_pv && best > -WIN_MIN {
                 if depth <= 5 && quiets_searched >= MOVE_COUNT_LIMIT[depth as usize] {
