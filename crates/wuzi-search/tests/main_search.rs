@@ -302,3 +302,86 @@ fn search_leaves_the_position_and_reports_legal_moves() {
     );
     assert!(infos.iter().any(|i| i.multipv == 3 && i.depth == 5));
 }
+
+/// Black threatens a win by continuous fours and nothing else: (8,7) is a four on row 7 that
+/// White must block at (9,7), and then (8,8) is a double four (row 8 and column 8). The static
+/// evaluation of the position after White's move sees only Black's closed threes (and White's
+/// two on row 2). A one-ply search must defend, and only the VCF at its leaves (Black to move
+/// there) can tell the five defences from the rest: with threat search off the same search
+/// plays a move that loses to the VCF (today (4,5), next to the diagonal three).
+#[test]
+fn the_horizon_vcf_finds_the_defence_the_static_evaluation_misses() {
+    use wuzi_search::threat::SolveResult;
+    use wuzi_search::vcf::{VcfSolver, UNLIMITED};
+    let b = board(
+        &[
+            ". . . . . . . . . . . . . . .",
+            ". . . . . . . . . . . . . . .",
+            ". . . . . . . . . . o o . . .",
+            ". . . . . . . . . . . . . . .",
+            ". . . . o . . . . . . . . . .",
+            ". . . . . x . . . . . . . . .",
+            ". . . . . . x . . . . . . . .",
+            ". . . . o x x x . . . . . . .",
+            ". . . . . . . . . . . . . . .",
+            ". . . . . . . . x . . . . . .",
+            ". . . . . . . . x . . . . . .",
+            ". . . . . . . . o . . . . . .",
+            ". . . . . . . . . . . . . . .",
+            ". . . . . . . . . . . . . . .",
+            ". . . . . . . . . . . . . . o",
+        ],
+        Rule::Freestyle,
+        Color::White,
+    );
+    // The defences, by an exhaustive VCF of Black after each White move: the five points
+    // that break both orders of the two fours.
+    let mut defences = Vec::new();
+    for y in 0..15 {
+        for x in 0..15 {
+            let p = P(x, y);
+            let Some(cell) = b.cell(p) else { continue };
+            if b.stone_at(cell).is_some() {
+                continue;
+            }
+            let mut after = b.clone();
+            after.play(p).expect("free point");
+            let outcome = VcfSolver::new().solve(&mut after, Color::Black, UNLIMITED, 10_000_000);
+            match outcome.result {
+                SolveResult::Win(_) => {}
+                SolveResult::NoWin => defences.push(p),
+                SolveResult::Unknown => panic!("the VCF budget ran out after {p:?}"),
+            }
+        }
+    }
+    assert_eq!(
+        defences,
+        vec![P(8, 6), P(8, 7), P(9, 7), P(8, 8), P(9, 9)],
+        "the position is not the one described"
+    );
+
+    let with_vcf = search(&b, 1, Options::default());
+    assert!(
+        defences.contains(&with_vcf.best),
+        "with the leaf VCF, {:?} must defend",
+        with_vcf.best
+    );
+    assert!(
+        with_vcf.score > -WIN_MIN,
+        "a defended position is no loss: {}",
+        with_vcf.score
+    );
+    let without = search(
+        &b,
+        1,
+        Options {
+            threat_search: false,
+            ..Options::default()
+        },
+    );
+    assert!(
+        !defences.contains(&without.best),
+        "without it the static evaluation alone should miss the VCF, yet {:?} defends",
+        without.best
+    );
+}
