@@ -304,7 +304,8 @@ fn search_leaves_the_position_and_reports_legal_moves() {
 }
 
 /// Black threatens a win by continuous fours and nothing else: (8,7) is a four on row 7 that
-/// White must block at (9,7), and then (8,8) is a double four (row 8 and column 8). The static
+/// White must block at (9,7), and then (8,8) is a double four (column 8, and the diagonal
+/// from (5,5) that White closed at (4,4)); (8,8) first and then (8,7) wins too. The static
 /// evaluation of the position after White's move sees only Black's closed threes (and White's
 /// two on row 2). A one-ply search must defend, and only the VCF at its leaves (Black to move
 /// there) can tell the five defences from the rest: with threat search off the same search
