@@ -519,6 +519,21 @@ impl Board {
         self.update_lines(cell, c, true);
     }
 
+    /// Hands the move to the opponent without placing a stone (the search's null move). Only
+    /// the side to move and the hash change. The history does not record it: an `unmake` of a
+    /// stone placed before the pass restores the side that stone was placed by.
+    #[inline]
+    pub fn pass(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= WHITE_TO_MOVE;
+    }
+
+    /// Takes back a `pass`.
+    #[inline]
+    pub fn unpass(&mut self) {
+        self.pass();
+    }
+
     /// Take back the last stone without checks: the history must not be empty.
     #[inline]
     pub fn unmake(&mut self) {

@@ -68,6 +68,17 @@ fn random_walk(
                 keys.last(),
                 "undo restores the key (step {step})"
             );
+        } else if roll == 3 && board.move_count() > 0 {
+            // The search's null move: the side and the key change, nothing else; two cancel.
+            let before = board.hash();
+            board.pass();
+            assert_ne!(board.hash(), before, "a pass changes the key (step {step})");
+            board.pass();
+            assert_eq!(board.hash(), before, "two passes cancel (step {step})");
+            board.pass();
+            if let Some(key) = keys.last_mut() {
+                *key = board.hash();
+            }
         } else if let Some(p) = random_point(&board, &mut rng) {
             if roll == 2 {
                 // A composed position: the same side moves twice.

@@ -11,19 +11,26 @@
 //! plies from the root.
 //!
 //! A node is one call of `node` or `leaf` (one position visited), the root included.
+//!
+//! This file holds a search thread and the interior of the tree; the root (its moves, its
+//! threat solvers, one pass over its moves) is `root.rs`, iterative deepening `iterate.rs`.
 
 use crate::eval::{self, EVAL_LIMIT};
-use crate::iteration_clock::IterationClock;
 use crate::movepick::{self, MoveList, TACTICAL};
 use crate::parallel::Split;
 use crate::threat::SolveResult;
 use crate::tt::{Bound, TranspositionTable};
 use crate::vcf::{VcfSolver, UNLIMITED};
-use crate::{Info, Limits, Options, WIN, WIN_MIN};
+use crate::{Limits, Options, WIN, WIN_MIN};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wuzi_core::geometry::MAX_CELLS;
 use wuzi_core::{flag, Board, Cell, Point};
+
+mod iterate;
+mod root;
+
+pub use iterate::iterate;
 
 pub const MAX_PLY: usize = 128;
 pub const MAX_DEPTH: i32 = 100;
@@ -52,6 +59,9 @@ static REDUCTIONS: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::ne
 const MOVE_COUNT_LIMIT: [usize; 6] = [0, 6, 9, 13, 18, 24];
 /// Futility margin per ply of depth.
 const FUTILITY_MARGIN: i32 = 120;
+/// Null moves are tried from this depth; from the second, a cut-off is verified.
+const NULL_MIN_DEPTH: i32 = 3;
+const NULL_VERIFY_DEPTH: i32 = 8;
 
 pub struct Thread<'a> {
     pub board: Board,
@@ -81,6 +91,12 @@ pub struct Thread<'a> {
     /// Per ply: the raw static evaluation of the node there (side to move's view), `None`
     /// until computed. A leaf averages its own with its parent's (`smoothed`).
     raw_evals: Vec<Option<i32>>,
+    /// Per ply: the node there answers a null move (set by the parent, read once on entry),
+    /// so it may not pass in turn.
+    after_null: Vec<bool>,
+    /// Null moves are tried only from this ply on: a verification search raises it so that
+    /// the line it verifies is searched without passing.
+    null_min_ply: usize,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -131,6 +147,8 @@ impl<'a> Thread<'a> {
             evaluator,
             cutoffs: crate::CutoffStats::default(),
             raw_evals,
+            after_null: vec![false; MAX_PLY + 2],
+            null_min_ply: 0,
         }
     }
 
@@ -156,125 +174,6 @@ impl<'a> Thread<'a> {
 
     pub fn stopped(&self) -> bool {
         self.stopped
-    }
-
-    /// The root moves: forced ones if the position forces, else every candidate.
-    pub fn root_moves(&mut self) -> Vec<Cell> {
-        let board = &mut self.board;
-        let us = board.side_to_move();
-        if self.options.textbook.is_some() {
-            let mut list = MoveList::default();
-            list.fill_all(board, us, None);
-            list.sort();
-            return list.moves.iter().map(|m| m.0).collect();
-        }
-        let them = us.opponent();
-        let fives = *board.cells_making(us, flag::FIVE);
-        if let Some(c) = fives.first() {
-            return vec![c];
-        }
-        let blocks = *board.cells_making(them, flag::FIVE);
-        if !blocks.is_empty() {
-            let legal = movepick::legal_cells(board, us, &blocks);
-            if !legal.is_empty() {
-                return legal;
-            }
-        }
-        let open_four_set = *board.cells_making(us, flag::OPEN_FOUR);
-        let open_fours = movepick::legal_cells(board, us, &open_four_set);
-        if let Some(&c) = open_fours.first() {
-            return vec![c];
-        }
-        let threatened = movepick::opponent_threatens_open_four(board, them);
-        let mut list = MoveList::default();
-        let history = self.history[us.index()];
-        list.fill(board, us, threatened, None, [None; 3], &history);
-        if list.moves.is_empty() && threatened {
-            list.fill(board, us, false, None, [None; 3], &history);
-        }
-        list.sort();
-        let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();
-        if moves.is_empty() {
-            // Nothing near the stones is legal: any legal empty point.
-            let empty = board.on_board().and_not(&board.occupied());
-            moves = movepick::legal_cells(board, us, &empty);
-        }
-        moves
-    }
-
-    /// Searches the root moves at `depth` within `(alpha, beta)`, reordering `moves` by
-    /// score; returns the best score (meaningless if stopped).
-    pub fn search_root(
-        &mut self,
-        moves: &mut [RootMove],
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        if let Some(split) = self.split.take() {
-            let score = split.search_root(self, moves, depth, alpha, beta);
-            self.split = Some(split);
-            return score;
-        }
-        let mut best = -INF;
-        let us = self.board.side_to_move();
-        self.nodes += 1;
-        self.root_verified = None;
-        let fives = *self.board.cells_making(us, flag::FIVE);
-        for i in 0..moves.len() {
-            let cell = moves[i].cell;
-            self.board.make(us, cell);
-            let score = if fives.contains(cell) {
-                self.pv[1].clear();
-                WIN - 1
-            } else if i == 0 {
-                -self.node(-beta, -alpha, depth - 1, 1, true)
-            } else {
-                let mut s = -self.node(-alpha - 1, -alpha, depth - 1, 1, false);
-                if s > alpha && s < beta && !self.stopped {
-                    s = -self.node(-beta, -alpha, depth - 1, 1, true);
-                }
-                s
-            };
-            self.board.unmake();
-            if self.stopped {
-                return best;
-            }
-            if score > best {
-                best = score;
-                let mut pv = vec![cell];
-                pv.extend_from_slice(&self.pv[1]);
-                moves[i].pv = pv;
-                moves[i].score = score;
-                // Keep the best first, the rest in order.
-                moves[..=i].rotate_right(1);
-                if score > alpha {
-                    alpha = score;
-                    self.root_verified = Some(moves[0].clone());
-                    if score >= beta {
-                        break;
-                    }
-                }
-            } else {
-                moves[i].score = -INF;
-            }
-        }
-        if let (Some(first), true) = (moves.first(), self.options.use_tt) {
-            self.tt.store(
-                self.board.hash(),
-                0,
-                Some(first.cell),
-                best,
-                0,
-                depth,
-                if best >= beta {
-                    Bound::Lower
-                } else {
-                    Bound::Exact
-                },
-            );
-        }
-        best
     }
 
     /// Depth is spent: the side to move's continuous fours are the quiescence (a VCF proves
@@ -307,105 +206,6 @@ impl<'a> Thread<'a> {
         match ply.checked_sub(1).and_then(|p| self.raw_evals[p]) {
             Some(parent) if self.options.textbook.is_none() => (raw - parent) / 2,
             _ => raw,
-        }
-    }
-
-    /// Threat-space search at the root: the side's own VCF, then (with a share of the time)
-    /// its VCT. A win found is a finished search: its line and score.
-    pub fn root_threats(&mut self) -> Option<RootMove> {
-        if let Some(split) = self.split.take() {
-            let win = split.root_threats(self);
-            self.split = Some(split);
-            return win;
-        }
-        if let Some(win) = self.root_vcf() {
-            return Some(win);
-        }
-        let threat_time = self.threat_time();
-        let (line, nodes) = crate::vct::root_vct(
-            &mut self.board,
-            threat_time,
-            self.start,
-            self.limits.max_nodes,
-        );
-        self.nodes += nodes;
-        line.map(|line| self.proven_root_move(line))
-    }
-
-    /// The side to move's VCF at the root (a quarter of the soft time at most).
-    pub(crate) fn root_vcf(&mut self) -> Option<RootMove> {
-        let us = self.board.side_to_move();
-        let soft = self.threat_time();
-        let deadline = soft.map(|t| self.start + t / 4);
-        self.vcf.set_deadline(deadline);
-        // A node-bounded search gives the VCF a quarter of its nodes at most.
-        let budget = self
-            .limits
-            .max_nodes
-            .map_or(2_000_000, |n| (n / 4).clamp(1, 2_000_000));
-        let outcome = self.vcf.solve(&mut self.board, us, UNLIMITED, budget);
-        self.vcf.set_deadline(None);
-        self.nodes += outcome.nodes;
-        match outcome.result {
-            SolveResult::Win(line) => Some(self.proven_root_move(line)),
-            _ => None,
-        }
-    }
-
-    /// The time the root's threat solvers take their shares of: the soft limit, but never
-    /// more than three fifths of the hard one (what the soft limit was when a move used only
-    /// that much), so that a search allowed its whole turn does not spend it on threats.
-    pub(crate) fn threat_time(&self) -> Option<Duration> {
-        match (self.limits.soft_time, self.limits.hard_time) {
-            (Some(soft), Some(hard)) => Some(soft.min(hard * 3 / 5)),
-            (soft, hard) => soft.or(hard),
-        }
-    }
-
-    pub(crate) fn proven_root_move(&self, line: Vec<Cell>) -> RootMove {
-        RootMove {
-            cell: line[0],
-            score: WIN - line.len() as i32,
-            pv: line,
-        }
-    }
-
-    /// The root moves that leave the opponent no VCF (checked only if the opponent has one
-    /// now); all of them if none does (the search then finds the best loss).
-    pub fn filter_against_opponent_vcf(&mut self, cells: Vec<Cell>) -> Vec<Cell> {
-        let us = self.board.side_to_move();
-        let them = us.opponent();
-        if cells.len() <= 1 || self.board.cells_making(them, flag::FOUR).is_empty() {
-            return cells;
-        }
-        let soft = self.threat_time();
-        self.vcf.set_deadline(soft.map(|t| self.start + t / 3));
-        let outcome = self.vcf.solve(&mut self.board, them, UNLIMITED, 200_000);
-        self.nodes += outcome.nodes;
-        if !outcome.result.is_win() {
-            self.vcf.set_deadline(None);
-            return cells;
-        }
-        let our_fours = *self.board.cells_making(us, flag::FOUR);
-        let mut safe = Vec::new();
-        for &cell in &cells {
-            if our_fours.contains(cell) {
-                safe.push(cell);
-                continue;
-            }
-            self.board.make(us, cell);
-            let outcome = self.vcf.solve(&mut self.board, them, UNLIMITED, 20_000);
-            self.board.unmake();
-            self.nodes += outcome.nodes;
-            if !outcome.result.is_win() {
-                safe.push(cell);
-            }
-        }
-        self.vcf.set_deadline(None);
-        if safe.is_empty() {
-            cells
-        } else {
-            safe
         }
     }
 
@@ -471,6 +271,7 @@ impl<'a> Thread<'a> {
         self.nodes += 1;
         self.pv[ply].clear();
         self.raw_evals[ply] = None;
+        let after_null = std::mem::take(&mut self.after_null[ply]);
         if self.check_stop() {
             return 0;
         }
@@ -532,6 +333,44 @@ impl<'a> Thread<'a> {
             && static_eval - FUTILITY_MARGIN * depth >= beta
         {
             return static_eval;
+        }
+        // Null move: if passing still holds beta against a shallower search, a real move
+        // would too (a tempo is worth something in every position of this game). Not while
+        // the opponent threatens an open four, nor after a pass; deep cut-offs are verified
+        // by a shallower search without passing.
+        if pruning
+            && !is_pv
+            && !threatened
+            && !after_null
+            && ply >= self.null_min_ply
+            && depth >= NULL_MIN_DEPTH
+            && beta.abs() < WIN_MIN
+            && static_eval >= beta
+        {
+            let r = 2 + depth / 3 + ((static_eval - beta) / 200).min(2);
+            self.board.pass();
+            self.after_null[ply + 1] = true;
+            let null_score = -self.node(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            self.after_null[ply + 1] = false;
+            self.board.unpass();
+            if self.stopped {
+                return 0;
+            }
+            if null_score >= beta && null_score < WIN_MIN {
+                if depth < NULL_VERIFY_DEPTH {
+                    return null_score;
+                }
+                let saved = self.null_min_ply;
+                self.null_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                let verified = self.node(beta - 1, beta, depth - r, ply, false);
+                self.null_min_ply = saved;
+                if self.stopped {
+                    return 0;
+                }
+                if verified >= beta {
+                    return null_score;
+                }
+            }
         }
 
         let tt_move = entry
@@ -678,170 +517,4 @@ impl<'a> Thread<'a> {
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
-}
-
-/// Iterative deepening with aspiration windows and multi-PV. Reports each completed line
-/// through `on_info`; returns the root moves of the last completed iteration, best first, and
-/// the depth completed. An iteration cut off by the clock still counts where it found a new
-/// best move: a root move whose finished search beat the previous best's bound (root moves are
-/// searched best first, so such a move is better than the last iteration's choice).
-pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<RootMove>, u32) {
-    let mut cells = thread.root_moves();
-    if cells.len() > 1 && thread.options.threat_search && thread.options.textbook.is_none() {
-        if let Some(win) = thread.root_threats() {
-            on_info(&Info {
-                depth: win.pv.len() as u32,
-                seldepth: win.pv.len() as u32,
-                multipv: 1,
-                score: win.score,
-                nodes: thread.nodes,
-                elapsed: thread.elapsed(),
-                pv: thread.points(&win.pv),
-            });
-            let depth = win.pv.len() as u32;
-            return (vec![win], depth);
-        }
-        cells = thread.filter_against_opponent_vcf(cells);
-    }
-    let mut moves: Vec<RootMove> = cells
-        .iter()
-        .map(|&cell| RootMove {
-            cell,
-            score: -INF,
-            pv: vec![cell],
-        })
-        .collect();
-    if moves.is_empty() {
-        return (moves, 0);
-    }
-    let multipv = thread.limits().multipv.clamp(1, moves.len());
-    let max_depth = thread
-        .limits()
-        .max_depth
-        .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-    let mut clock = IterationClock::new(thread.limits());
-    let mut completed: Vec<RootMove> = moves.clone();
-    let mut completed_depth = 0;
-    let mut previous: i32 = 0;
-    for depth in 1..=max_depth {
-        let iteration_start = thread.elapsed();
-        let mut found: Vec<RootMove> = Vec::new();
-        let mut cut_off_best: Option<RootMove> = None;
-        for pv_index in 0..multipv {
-            let mut rest: Vec<RootMove> = moves
-                .iter()
-                .filter(|m| !found.iter().any(|f| f.cell == m.cell))
-                .cloned()
-                .collect();
-            let mut delta = 40;
-            let aspiration = thread.options.pruning && depth >= 4 && pv_index == 0;
-            let (mut alpha, mut beta) = if aspiration && previous.abs() < WIN_MIN {
-                (previous - delta, previous + delta)
-            } else {
-                (-INF, INF)
-            };
-            let score = loop {
-                let score = thread.search_root(&mut rest, depth, alpha, beta);
-                if let Some(verified) = thread.root_verified.take() {
-                    cut_off_best = Some(verified);
-                }
-                if thread.stopped() {
-                    break score;
-                }
-                if score <= alpha {
-                    alpha = (alpha - delta).max(-INF);
-                    beta = (alpha + beta) / 2;
-                } else if score >= beta {
-                    beta = (beta + delta).min(INF);
-                } else {
-                    break score;
-                }
-                delta *= 2;
-                if delta > 1000 {
-                    alpha = -INF;
-                    beta = INF;
-                }
-            };
-            if thread.stopped() {
-                break;
-            }
-            if pv_index == 0 {
-                previous = score;
-            }
-            let best = rest[0].clone();
-            on_info(&Info {
-                depth: depth as u32,
-                seldepth: thread.seldepth as u32,
-                multipv: pv_index + 1,
-                score: best.score,
-                nodes: thread.nodes,
-                elapsed: thread.elapsed(),
-                pv: thread.points(&best.pv),
-            });
-            found.push(best);
-            // Keep the order of this pass for the next iteration.
-            for m in rest.into_iter().skip(1) {
-                if let Some(slot) = moves.iter_mut().find(|x| x.cell == m.cell) {
-                    *slot = m;
-                }
-            }
-        }
-        if thread.stopped() && found.is_empty() {
-            // The clock cut the first line's pass: a new best move it proved still counts.
-            if let Some(best) = cut_off_best.filter(|b| b.cell != completed[0].cell) {
-                on_info(&Info {
-                    depth: depth as u32,
-                    seldepth: thread.seldepth as u32,
-                    multipv: 1,
-                    score: best.score,
-                    nodes: thread.nodes,
-                    elapsed: thread.elapsed(),
-                    pv: thread.points(&best.pv),
-                });
-                completed.retain(|m| m.cell != best.cell);
-                completed.insert(0, best);
-            }
-            break;
-        }
-        // Next iteration: the found lines first, the rest as last ordered.
-        let mut next = found.clone();
-        next.extend(
-            moves
-                .iter()
-                .filter(|m| !found.iter().any(|f| f.cell == m.cell))
-                .cloned(),
-        );
-        moves = next;
-        let best_before = completed[0].cell;
-        if found.len() == multipv {
-            completed = moves.clone();
-            completed_depth = depth as u32;
-        } else if !found.is_empty() {
-            // A stopped multi-PV pass still improves the best move.
-            completed = moves.clone();
-        }
-        if thread.stopped() {
-            break;
-        }
-        clock.record(depth, completed[0].cell != best_before);
-        if moves.len() == 1
-            && (depth >= 8
-                || thread
-                    .limits()
-                    .soft_time
-                    .is_some_and(|soft| thread.elapsed() * 8 >= soft))
-        {
-            break; // A forced move: a few iterations for its score, no more.
-        }
-        let best_score = completed[0].score;
-        if best_score.abs() >= WIN_MIN && WIN - best_score.abs() <= depth {
-            break; // A proven result no deeper search can change.
-        }
-        let elapsed = thread.elapsed();
-        let last_iteration = elapsed.saturating_sub(iteration_start);
-        if !clock.may_start_iteration(elapsed, last_iteration) {
-            break;
-        }
-    }
-    (completed, completed_depth)
 }

@@ -1,0 +1,172 @@
+//! Iterative deepening over the root: aspiration windows, multi-PV, and the decision, after
+//! each iteration, whether another one may start (`IterationClock`).
+
+use super::{RootMove, Thread, INF, MAX_DEPTH};
+use crate::iteration_clock::IterationClock;
+use crate::{Info, WIN, WIN_MIN};
+
+/// Iterative deepening with aspiration windows and multi-PV. Reports each completed line
+/// through `on_info`; returns the root moves of the last completed iteration, best first, and
+/// the depth completed. An iteration cut off by the clock still counts where it found a new
+/// best move: a root move whose finished search beat the previous best's bound (root moves are
+/// searched best first, so such a move is better than the last iteration's choice).
+pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<RootMove>, u32) {
+    let mut cells = thread.root_moves();
+    if cells.len() > 1 && thread.options.threat_search && thread.options.textbook.is_none() {
+        if let Some(win) = thread.root_threats() {
+            on_info(&Info {
+                depth: win.pv.len() as u32,
+                seldepth: win.pv.len() as u32,
+                multipv: 1,
+                score: win.score,
+                nodes: thread.nodes,
+                elapsed: thread.elapsed(),
+                pv: thread.points(&win.pv),
+            });
+            let depth = win.pv.len() as u32;
+            return (vec![win], depth);
+        }
+        cells = thread.filter_against_opponent_vcf(cells);
+    }
+    let mut moves: Vec<RootMove> = cells
+        .iter()
+        .map(|&cell| RootMove {
+            cell,
+            score: -INF,
+            pv: vec![cell],
+        })
+        .collect();
+    if moves.is_empty() {
+        return (moves, 0);
+    }
+    let multipv = thread.limits().multipv.clamp(1, moves.len());
+    let max_depth = thread
+        .limits()
+        .max_depth
+        .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+    let mut clock = IterationClock::new(thread.limits());
+    let mut completed: Vec<RootMove> = moves.clone();
+    let mut completed_depth = 0;
+    let mut previous: i32 = 0;
+    for depth in 1..=max_depth {
+        let iteration_start = thread.elapsed();
+        let mut found: Vec<RootMove> = Vec::new();
+        let mut cut_off_best: Option<RootMove> = None;
+        for pv_index in 0..multipv {
+            let mut rest: Vec<RootMove> = moves
+                .iter()
+                .filter(|m| !found.iter().any(|f| f.cell == m.cell))
+                .cloned()
+                .collect();
+            let mut delta = 40;
+            let aspiration = thread.options.pruning && depth >= 4 && pv_index == 0;
+            let (mut alpha, mut beta) = if aspiration && previous.abs() < WIN_MIN {
+                (previous - delta, previous + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let score = thread.search_root(&mut rest, depth, alpha, beta);
+                if let Some(verified) = thread.root_verified.take() {
+                    cut_off_best = Some(verified);
+                }
+                if thread.stopped() {
+                    break score;
+                }
+                if score <= alpha {
+                    alpha = (alpha - delta).max(-INF);
+                    beta = (alpha + beta) / 2;
+                } else if score >= beta {
+                    beta = (beta + delta).min(INF);
+                } else {
+                    break score;
+                }
+                delta *= 2;
+                if delta > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            };
+            if thread.stopped() {
+                break;
+            }
+            if pv_index == 0 {
+                previous = score;
+            }
+            let best = rest[0].clone();
+            on_info(&Info {
+                depth: depth as u32,
+                seldepth: thread.seldepth as u32,
+                multipv: pv_index + 1,
+                score: best.score,
+                nodes: thread.nodes,
+                elapsed: thread.elapsed(),
+                pv: thread.points(&best.pv),
+            });
+            found.push(best);
+            // Keep the order of this pass for the next iteration.
+            for m in rest.into_iter().skip(1) {
+                if let Some(slot) = moves.iter_mut().find(|x| x.cell == m.cell) {
+                    *slot = m;
+                }
+            }
+        }
+        if thread.stopped() && found.is_empty() {
+            // The clock cut the first line's pass: a new best move it proved still counts.
+            if let Some(best) = cut_off_best.filter(|b| b.cell != completed[0].cell) {
+                on_info(&Info {
+                    depth: depth as u32,
+                    seldepth: thread.seldepth as u32,
+                    multipv: 1,
+                    score: best.score,
+                    nodes: thread.nodes,
+                    elapsed: thread.elapsed(),
+                    pv: thread.points(&best.pv),
+                });
+                completed.retain(|m| m.cell != best.cell);
+                completed.insert(0, best);
+            }
+            break;
+        }
+        // Next iteration: the found lines first, the rest as last ordered.
+        let mut next = found.clone();
+        next.extend(
+            moves
+                .iter()
+                .filter(|m| !found.iter().any(|f| f.cell == m.cell))
+                .cloned(),
+        );
+        moves = next;
+        let best_before = completed[0].cell;
+        if found.len() == multipv {
+            completed = moves.clone();
+            completed_depth = depth as u32;
+        } else if !found.is_empty() {
+            // A stopped multi-PV pass still improves the best move.
+            completed = moves.clone();
+        }
+        if thread.stopped() {
+            break;
+        }
+        clock.record(depth, completed[0].cell != best_before);
+        if moves.len() == 1
+            && (depth >= 8
+                || thread
+                    .limits()
+                    .soft_time
+                    .is_some_and(|soft| thread.elapsed() * 8 >= soft))
+        {
+            break; // A forced move: a few iterations for its score, no more.
+        }
+        let best_score = completed[0].score;
+        if best_score.abs() >= WIN_MIN && WIN - best_score.abs() <= depth {
+            break; // A proven result no deeper search can change.
+        }
+        let elapsed = thread.elapsed();
+        let last_iteration = elapsed.saturating_sub(iteration_start);
+        if !clock.may_start_iteration(elapsed, last_iteration) {
+            break;
+        }
+    }
+    (completed, completed_depth)
+}
