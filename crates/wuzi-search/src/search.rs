@@ -59,6 +59,9 @@ static REDUCTIONS: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::ne
 const MOVE_COUNT_LIMIT: [usize; 6] = [0, 6, 9, 13, 18, 24];
 /// Futility margin per ply of depth.
 const FUTILITY_MARGIN: i32 = 120;
+/// Singular extensions from this depth; the margin below the table score, per ply of depth.
+const SINGULAR_MIN_DEPTH: i32 = 6;
+const SINGULAR_MARGIN: i32 = 10;
 /// Null moves are tried from this depth; from the second, a cut-off is verified.
 const NULL_MIN_DEPTH: i32 = 3;
 const NULL_VERIFY_DEPTH: i32 = 8;
@@ -97,6 +100,9 @@ pub struct Thread<'a> {
     /// Null moves are tried only from this ply on: a verification search raises it so that
     /// the line it verifies is searched without passing.
     null_min_ply: usize,
+    /// Per ply: the move a singular-extension search leaves out there (the table move whose
+    /// alternatives it measures); such a search neither cuts off on nor stores to the table.
+    excluded: Vec<Option<Cell>>,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -149,6 +155,7 @@ impl<'a> Thread<'a> {
             raw_evals,
             after_null: vec![false; MAX_PLY + 2],
             null_min_ply: 0,
+            excluded: vec![None; MAX_PLY + 2],
         }
     }
 
@@ -303,7 +310,8 @@ impl<'a> Thread<'a> {
         } else {
             None
         };
-        if let Some(e) = entry {
+        let excluded = self.excluded[ply];
+        if let Some(e) = entry.filter(|_| excluded.is_none()) {
             if !is_pv && e.depth >= depth {
                 let usable = match e.bound {
                     Bound::Exact => true,
@@ -328,6 +336,7 @@ impl<'a> Thread<'a> {
         if pruning
             && !is_pv
             && !threatened
+            && excluded.is_none()
             && depth <= 3
             && beta.abs() < WIN_MIN
             && static_eval - FUTILITY_MARGIN * depth >= beta
@@ -342,6 +351,7 @@ impl<'a> Thread<'a> {
             && !is_pv
             && !threatened
             && !after_null
+            && excluded.is_none()
             && ply >= self.null_min_ply
             && depth >= NULL_MIN_DEPTH
             && beta.abs() < WIN_MIN
@@ -376,6 +386,31 @@ impl<'a> Thread<'a> {
         let tt_move = entry
             .and_then(|e| e.cell)
             .filter(|&c| self.board.is_empty_cell(c));
+        // Singular extension: the table move is searched a ply deeper when every other move,
+        // searched half as deep, falls clearly short of the table's score for it.
+        let mut singular = false;
+        if let (Some(e), Some(_), true) = (entry, tt_move, pruning && excluded.is_none()) {
+            if depth >= SINGULAR_MIN_DEPTH
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && e.score.abs() < WIN_MIN
+            {
+                let singular_beta = e.score - SINGULAR_MARGIN * depth;
+                self.excluded[ply] = tt_move;
+                let score = self.node(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                singular = score < singular_beta;
+            }
+        }
         let last = self.board.last_cell();
         let counter = last.and_then(|c| self.counter_moves[us.index()][c]);
         let [k0, k1] = self.killers[ply];
@@ -410,6 +445,9 @@ impl<'a> Thread<'a> {
         for i in 0..list.moves.len() {
             list.pick(i);
             let (cell, _) = list.moves[i];
+            if Some(cell) == excluded {
+                continue;
+            }
             // Tactical by what the move does on the board, not by its ordering bonuses:
             // a killer or a move with a good history is still reduced and pruned.
             let tactical = movepick::move_score(&self.board, us, cell) >= TACTICAL;
@@ -426,7 +464,8 @@ impl<'a> Thread<'a> {
             self.tt.prefetch(self.board.hash());
             let mut score;
             if i == 0 {
-                score = -self.node(-beta, -alpha, depth - 1, ply + 1, is_pv);
+                let extension = (singular && Some(cell) == tt_move) as i32;
+                score = -self.node(-beta, -alpha, depth - 1 + extension, ply + 1, is_pv);
             } else {
                 let r = if pruning && quiet && depth >= 3 && i >= 3 {
                     (reduction(depth, i) - is_pv as i32).clamp(0, depth - 2)
@@ -491,7 +530,7 @@ impl<'a> Thread<'a> {
         } else {
             Bound::Upper
         };
-        if self.options.use_tt {
+        if self.options.use_tt && excluded.is_none() {
             self.tt
                 .store(hash, ply, best_cell, best, raw_eval, depth, bound);
         }
