@@ -54,9 +54,11 @@ const fn defence(t: Threat) -> i32 {
 }
 
 /// Ordering bonus of the table move and of the refutations (the two killer moves of the ply
-/// and the counter-move to the opponent's last move).
+/// and the counter-move to the opponent's last move). A refutation's bonus is below
+/// `TACTICAL`, so a quiet killer comes after the moves that make or stop threats (fours, open
+/// threes), as in staged picking, and before the other quiet moves.
 pub const TT_MOVE: i32 = 1 << 24;
-const KILLER: i32 = 700;
+const KILLER: i32 = 300;
 
 /// Score from which a move counts as tactical (never reduced or pruned).
 pub const TACTICAL: i32 = 450;

@@ -7,8 +7,10 @@
 //! their end; an open four for the side to move (with no opponent five) wins in three plies.
 //! Below that, the opponent's open three restricts the moves to defences and counter-fours
 //! (`movepick.rs`). Late quiet moves are reduced (LMR) and, near the leaves, pruned by move
-//! count and futility. Scores are from the side to move's view; `WIN - n` is a five made `n`
-//! plies from the root.
+//! count and futility; a node whose static value reaches beta may pass (null move, verified
+//! when deep); a table move far better than every alternative is searched a ply deeper
+//! (singular extension). At depth 0 the side to move's VCF is the quiescence. Scores are from
+//! the side to move's view; `WIN - n` is a five made `n` plies from the root.
 //!
 //! A node is one call of `node` or `leaf` (one position visited), the root included.
 //!
