@@ -411,6 +411,10 @@ impl<'a> Thread<'a> {
                     return 0;
                 }
                 singular = score < singular_beta;
+                // Multi-cut: another move also reaches beta, so this node will fail high.
+                if !singular && !is_pv && singular_beta >= beta {
+                    return singular_beta;
+                }
             }
         }
         let last = self.board.last_cell();
