@@ -363,7 +363,6 @@ impl<'a> Thread<'a> {
             self.board.pass();
             self.after_null[ply + 1] = true;
             let null_score = -self.node(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
-            self.after_null[ply + 1] = false;
             self.board.unpass();
             if self.stopped {
                 return 0;
