@@ -1,7 +1,7 @@
-//! The parallel root split (`wuzi-search/src/parallel.rs`) against the single-thread search:
+//! The parallel search (`wuzi-search/src/parallel.rs`) against the single-thread search:
 //! legal moves, and at a fixed depth with pruning, the table and threat search off, the same
-//! score on every bench position (root splitting changes the order of work, not the minimax
-//! value). Small depths keep CI quick; `WUZI_PARALLEL_DEPTH` asks for deeper.
+//! score on every bench position, with the root split alone and with split points at every
+//! depth from 3 (splitting changes the order of work, not the minimax value). Small depths keep CI quick; `WUZI_PARALLEL_DEPTH` asks for deeper.
 //!
 //! `scaling_model` (ignored; run with `--ignored --nocapture`) prints the model of
 //! `docs/parallel.md`: how the nodes of the last iteration divide between the principal root
@@ -15,7 +15,7 @@ use wuzi_search::bench::{BenchPosition, POSITIONS};
 use wuzi_search::parallel::{Pool, Split};
 use wuzi_search::search::{self, RootMove, Thread};
 use wuzi_search::tt::TranspositionTable;
-use wuzi_search::{Limits, Options, Searcher, WIN};
+use wuzi_search::{Limits, Options, Searcher, SplitDepth, WIN};
 
 fn depth() -> u32 {
     std::env::var("WUZI_PARALLEL_DEPTH")
@@ -61,6 +61,15 @@ const EXACT: Options = Options {
     threat_search: false,
     textbook: None,
     eval: wuzi_search::eval::EvalChoice::Auto,
+    split_depth: SplitDepth { pv: 3, other: 7 },
+};
+
+/// `EXACT` with every node from depth 3 splitting: nested split points below the root, at
+/// principal variation nodes and at null-window nodes, with cut-offs abandoning running
+/// helpers.
+const EXACT_SPLIT_EVERYWHERE: Options = Options {
+    split_depth: SplitDepth { pv: 3, other: 3 },
+    ..EXACT
 };
 
 #[test]
@@ -85,9 +94,8 @@ fn parallel_score_equals_single_thread_score_without_pruning() {
     assert!(differ.is_empty(), "{differ:#?}");
 }
 
-/// With a finite window the principal move runs beside the others (their null windows start
-/// at alpha): the value inside the window is still the single-thread value, and a value
-/// outside is still reported on the right side.
+/// Inside a finite window (an aspiration window) the value inside the window is still the
+/// single-thread value, and a value outside is still reported on the right side.
 #[test]
 fn concurrent_principal_keeps_the_value_in_aspiration_windows() {
     let exact = EXACT;
@@ -134,6 +142,27 @@ fn concurrent_principal_keeps_the_value_in_aspiration_windows() {
             );
         }
     }
+}
+
+/// Splitting below the root (every node from depth 3, nested, with cut-offs) keeps the
+/// minimax value on every bench position, at a depth where such split points exist.
+#[test]
+fn nested_split_points_keep_the_single_thread_score() {
+    let depth = depth().max(5);
+    let mut differ = Vec::new();
+    for pos in POSITIONS {
+        let one = search(1, EXACT_SPLIT_EVERYWHERE, depth, pos);
+        for threads in [2, 4] {
+            let many = search(threads, EXACT_SPLIT_EVERYWHERE, depth, pos);
+            if many.score != one.score {
+                differ.push(format!(
+                    "{}: 1 thread {}, {threads} threads {}",
+                    pos.name, one.score, many.score
+                ));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{differ:#?}");
 }
 
 #[test]

@@ -13,7 +13,8 @@
 //! allocated only when a search first needs it.
 //!
 //! [`Searcher::set_threads`] chooses the threads (one by default: no pool, and the search is
-//! deterministic); more threads split the root (`parallel.rs`), and every count reported
+//! deterministic); more threads split the root and the nodes below it, young brothers wait
+//! (`parallel.rs`), and every count reported
 //! (`Info::nodes`, `SearchResult::nodes`) is summed over them.
 //!
 //! Scores are from the point of view of the side to move. [`WIN`] minus `n` means a win in
@@ -141,6 +142,24 @@ pub struct Options {
     pub textbook: Option<[i32; 14]>,
     /// The evaluation (ignored under `textbook`).
     pub eval: eval::EvalChoice,
+    /// With helpers (more than one thread): the least depth at which a principal variation
+    /// node, and any other node, searches its moves after the first in parallel
+    /// (`parallel.rs`). Shallower subtrees cost less than handing them out.
+    pub split_depth: SplitDepth,
+}
+
+/// The least depths at which nodes split (see [`Options::split_depth`]). Both are at least
+/// 3: a split node prunes the moves it hands out by move count, never by futility.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitDepth {
+    pub pv: i32,
+    pub other: i32,
+}
+
+impl Default for SplitDepth {
+    fn default() -> SplitDepth {
+        SplitDepth { pv: 3, other: 7 }
+    }
 }
 
 impl Default for Options {
@@ -151,6 +170,7 @@ impl Default for Options {
             threat_search: true,
             textbook: None,
             eval: eval::EvalChoice::Auto,
+            split_depth: SplitDepth::default(),
         }
     }
 }
@@ -256,7 +276,7 @@ impl Searcher {
         board: &Board,
         limits: &Limits,
         stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&Info),
+        on_info: &mut (dyn FnMut(&Info) + Send),
     ) -> Option<SearchResult> {
         if self.engine == Engine::Simple {
             return self.inner.search(board, limits, stop, on_info);
@@ -272,7 +292,11 @@ impl Searcher {
             parallel::Split::new(pool, board, table, stop, limits, self.options)
                 .attach(&mut thread);
         }
-        let (moves, depth) = search::iterate(&mut thread, on_info);
+        let (moves, depth) = match &self.pool {
+            // The search's own thread is one of the pool's: it takes part in its splits.
+            Some(pool) => pool.run(|| search::iterate(&mut thread, on_info)),
+            None => search::iterate(&mut thread, on_info),
+        };
         let best = moves.first()?;
         let score = if best.score.abs() > WIN {
             0

@@ -1,38 +1,52 @@
-//! The parallel search: a root split on a rayon pool over the one shared transposition table.
+//! The parallel search: young brothers wait, on a rayon pool over the one shared
+//! transposition table, with the root split as its backbone.
 //!
-//! Owns the searcher's thread pool ([`Pool`]) and, for one search, the helper threads' state
-//! ([`Split`]). At every iteration (and every aspiration re-search) the other root moves are
-//! searched in parallel on the pool, one task per move, each task on the state of the pool
-//! thread that runs it (its own board, killers, history and counter moves, kept across the
-//! iterations of one search). The principal root move, with the full window, is searched
-//! first and alone by the main thread when the window has no lower bound yet; inside an
-//! aspiration window it runs on a pool thread beside the others, whose null windows then
-//! start at the window's alpha. Every task starts with a null window at the shared alpha (an
-//! atomic raised with `fetch_max` as soon as any move beats it) and re-searches with the full
-//! window, by PVS rules, a move that beats it. The moves are then ordered best first, as the
-//! single-thread root search orders them. Threat-space search at the root runs the VCF on the
-//! calling thread and the VCT beside it on a pool thread. Measurements: `docs/parallel.md`.
+//! Owns the searcher's thread pool ([`Pool`]) and, for one search, the helpers ([`Split`]).
+//! The whole search runs on a pool thread. A node splits (a [`SplitPoint`]) once its first
+//! move has been searched alone and set the bound: the root at every iteration and
+//! aspiration re-search (the principal root move first, then the rest), a principal
+//! variation node from `Options::split_depth.pv`, any other node from `.other`. Its other
+//! moves become one rayon task each, best-ordered first; a thread waiting for its split
+//! point's tasks runs tasks meanwhile (its own or other split points'), so idle threads find
+//! work wherever the tree has some. A task runs on a helper state of its own (board, killers,
+//! history, counter moves, VCF table), taken from a free list and made when the list is
+//! empty, so states nest as tasks do; a state copies the split point's position and the
+//! splitting thread's move-ordering memory (history, counter moves, killers) once per split
+//! point. A task searches its move with a null window at the split point's shared alpha
+//! (an atomic raised with `fetch_max` as soon as any move beats it; late quiet moves reduced
+//! as the serial loop reduces them) and re-searches with the full window, by PVS rules, a
+//! move that beats it; a task may split in turn. A move that reaches beta cuts its split
+//! point off: tasks not started are skipped, running ones (and every split point nested in
+//! them) see the cut-off flag at their next check and are abandoned. The splitting thread
+//! then folds the answers into its node as its serial loop would have. At the root the VCF
+//! runs first and the VCT beside the iterative deepening (`Split::deepen_beside_vct`).
+//! Measurements: `docs/parallel.md`.
 //!
 //! Invariants:
 //! - with one thread there is no pool and no split: the single-thread search runs unchanged
 //!   and stays deterministic (the bench signature);
-//! - all pool work of a search is joined before [`Split::search_root`] and
-//!   [`Split::root_threats`] return, so no worker outlives its search;
-//! - every worker checks the one stop flag and the search's hard time every 1,024 nodes, so a
-//!   stop reaches all of them within a millisecond or so;
+//! - all tasks of a split point are joined before its node goes on, so no helper outlives
+//!   its search, and a state back in the free list holds no cut-off flag and no reference to
+//!   the split (no cycle keeps a search's states alive after it);
+//! - every thread checks the one stop flag, the search's hard time and its cut-off flags
+//!   every 1,024 nodes, so a stop reaches all of them within a millisecond or so; an
+//!   abandoned task's score is never used, and nothing is stored for a node it cut short;
 //! - the node count of the main thread is the sum over every thread of the search, helpers
-//!   included (it is what `Info`, the bench and the result report);
+//!   and abandoned tasks included (it is what `Info`, the bench and the result report);
 //! - the value is the single-thread search's minimax value: only the order of work changes
-//!   (checked at fixed depth with pruning and the table off in `tests/parallel_search.rs`).
+//!   (checked at fixed depth with pruning and the table off, with split points at every
+//!   depth from 3, in `tests/parallel_search.rs`).
 
-use crate::search::{RootMove, Thread};
+use crate::search::{self, RootMove, Thread};
 use crate::tt::{Bound, TranspositionTable};
-use crate::{Limits, Options, WIN};
+use crate::{Info, Limits, Options, WIN};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+use wuzi_core::geometry::MAX_CELLS;
 use wuzi_core::{flag, Bitboard, Board, Cell};
 
 /// The most threads a searcher uses.
@@ -86,28 +100,106 @@ impl Pool {
     pub fn threads(&self) -> usize {
         self.threads
     }
+
+    /// Runs `f` on one of the pool's threads, the caller waiting.
+    pub fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
 }
 
-/// One worker's answer for one root move.
-struct Searched {
-    score: i32,
-    pv: Vec<Cell>,
+/// One worker's answer for one sibling move of a split point.
+pub(crate) struct Searched {
+    pub(crate) score: i32,
+    /// The child's principal variation: the line after the move.
+    pub(crate) line: Vec<Cell>,
     /// The score beat the alpha it was searched with: an exact score (or a lower bound at
     /// beta), not just a bound from a null window.
-    improved: bool,
-    nodes: u64,
-    seldepth: usize,
-    stopped: bool,
+    pub(crate) improved: bool,
+    /// The search was abandoned because a split point around it was cut off: its score
+    /// means nothing (its nodes still count).
+    pub(crate) aborted: bool,
+    pub(crate) nodes: u64,
+    pub(crate) seldepth: usize,
+    /// The search's stop (time, nodes, the stop flag) reached it.
+    pub(crate) stopped: bool,
 }
 
-/// The helpers of one parallel search: the pool and one thread state per pool thread.
+/// A helper's search state, and which split point's position its board holds.
+struct Worker<'a> {
+    thread: Thread<'a>,
+    /// The split point whose position `thread.board` holds (0: the root). Every task
+    /// leaves the board as it found it.
+    point: u64,
+}
+
+/// A node whose moves after the first are searched in parallel (young brothers wait: the
+/// first move, searched alone, set the bound the others start at).
+pub(crate) struct SplitPoint<'p> {
+    /// The position at the node; a helper copies it once per split point.
+    pub(crate) board: &'p Board,
+    pub(crate) ply: usize,
+    /// The node's raw static evaluation (its children average theirs with it).
+    pub(crate) raw_eval: Option<i32>,
+    pub(crate) depth: i32,
+    pub(crate) alpha: i32,
+    pub(crate) beta: i32,
+    pub(crate) is_pv: bool,
+    /// The opponent threatens an open four here (no move is quiet then).
+    pub(crate) threatened: bool,
+    /// Late quiet moves are reduced, as the serial move loop reduces them (not at the root).
+    pub(crate) reduce: bool,
+    /// The side to move's fives (only the root has any: a node with one is settled first).
+    pub(crate) fives: Bitboard,
+    /// The splitting thread's move-ordering memory (history and counter moves per colour): a
+    /// helper starts each split point with a copy, so it orders moves as that thread would.
+    pub(crate) history: &'p [[i32; MAX_CELLS]],
+    pub(crate) counter_moves: &'p [[Option<Cell>; MAX_CELLS]],
+    /// The splitting thread's killer moves per ply (those below the split point are its
+    /// children's and grandchildren's).
+    pub(crate) killers: &'p [[Option<Cell>; 2]],
+    /// The first ply at which null moves may be tried (raised inside a verification search).
+    pub(crate) null_min_ply: usize,
+    /// The cut-off flags of the split points around this one, outermost first, then this
+    /// one's own: a helper abandons its move as soon as any of them is set.
+    pub(crate) cuts: Vec<Arc<AtomicBool>>,
+}
+
+impl SplitPoint<'_> {
+    /// This split point's own cut-off flag (set when a move reaches beta).
+    fn cut(&self) -> &AtomicBool {
+        self.cuts.last().map_or(&NEVER, |c| c)
+    }
+}
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// The helpers of one parallel search: the pool, and the helpers' search states, made as
+/// needed (a thread waiting on its own split point runs other tasks meanwhile, each on a
+/// state of its own) and kept for the rest of the search.
 pub struct Split<'a> {
     pool: &'a ThreadPool,
-    workers: Vec<Mutex<Thread<'a>>>,
+    threads: usize,
+    /// States not in use by a task.
+    free: Mutex<Vec<Worker<'a>>>,
+    /// States made so far.
+    made: AtomicUsize,
+    /// What a new state is made from.
+    root: Board,
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    limits: Mutex<Limits>,
+    options: Options,
+    start: Mutex<Instant>,
+    /// The last split point's number; each split point takes the next.
+    points: AtomicU64,
 }
 
+/// States kept per pool thread at most, beyond which no new split point opens (each holds
+/// a board, move lists, ordering tables and a VCF table: about 1.2 MiB once used).
+const STATES_PER_THREAD: usize = 4;
+
 impl<'a> Split<'a> {
-    /// Helpers for a search of `board`, one per thread of `pool`.
+    /// Helpers for a search of `board` on the threads of `pool`.
     pub fn new(
         pool: &'a Pool,
         board: &Board,
@@ -116,101 +208,109 @@ impl<'a> Split<'a> {
         limits: &Limits,
         options: Options,
     ) -> Split<'a> {
-        let workers = (0..pool.threads)
-            .map(|_| Mutex::new(Thread::new(board, tt, stop, limits, options)))
-            .collect();
         Split {
             pool: &pool.pool,
-            workers,
+            threads: pool.threads,
+            free: Mutex::new(Vec::new()),
+            made: AtomicUsize::new(0),
+            root: board.clone(),
+            tt,
+            stop,
+            limits: Mutex::new(limits.clone()),
+            options,
+            start: Mutex::new(Instant::now()),
+            points: AtomicU64::new(0),
         }
     }
 
-    /// Makes `main` search its root with these helpers (as `Searcher::search` does; public
-    /// for tests that drive a `Thread` themselves).
+    /// Makes `main` search with these helpers (as `Searcher::search` does; public for tests
+    /// that drive a `Thread` themselves).
     pub fn attach(self, main: &mut Thread<'a>) {
-        main.split = Some(Box::new(self));
+        main.split = Some(Arc::new(self));
     }
 
-    /// The state of the pool thread running this task. A task never waits on another task,
-    /// so the lock is never contended; a poisoned lock (a panicking helper) is still usable,
-    /// since the panic reaches the caller anyway.
-    fn worker(&self) -> MutexGuard<'_, Thread<'a>> {
-        let index = rayon::current_thread_index().unwrap_or(0) % self.workers.len();
-        self.workers[index]
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// Whether a new split point may open: a free state, or room to make one.
+    pub(crate) fn has_room(&self) -> bool {
+        self.made.load(Ordering::Relaxed) < self.threads * STATES_PER_THREAD
+            || !lock(&self.free).is_empty()
+    }
+
+    /// A state for a task: a free one, else a new one.
+    fn acquire(&self) -> Worker<'a> {
+        if let Some(worker) = lock(&self.free).pop() {
+            return worker;
+        }
+        self.made.fetch_add(1, Ordering::Relaxed);
+        let limits = lock(&self.limits).clone();
+        let mut thread = Thread::new(&self.root, self.tt, self.stop, &limits, self.options);
+        thread.start = *lock(&self.start);
+        Worker { thread, point: 0 }
+    }
+
+    fn release(&self, worker: Worker<'a>) {
+        lock(&self.free).push(worker);
     }
 
     /// The parallel form of `Thread::search_root`: the same contract (moves reordered best
     /// first, the best score returned, meaningless if stopped), with `main`'s node count
-    /// raised by every helper's.
+    /// raised by every helper's. The principal move is searched first by `main` (its own
+    /// nodes split in turn); its score is the bound the others start at.
     pub fn search_root(
-        &self,
+        self: &Arc<Self>,
         main: &mut Thread<'a>,
         moves: &mut [RootMove],
         depth: i32,
         alpha: i32,
         beta: i32,
     ) -> i32 {
+        self.sync_workers(main);
         if moves.len() < 2 {
-            return main.search_root(moves, depth, alpha, beta);
+            return main.search_root_serial(moves, depth, alpha, beta);
+        }
+        let first = main.search_root_serial(&mut moves[..1], depth, alpha, beta);
+        if main.stopped || first >= beta {
+            return first;
         }
         let us = main.board.side_to_move();
-        let fives = *main.board.cells_making(us, flag::FIVE);
-        let cells: Vec<Cell> = moves[1..].iter().map(|m| m.cell).collect();
-        let (principal, others) = moves.split_at_mut(1);
-        let shared;
-        let (first, results) = if alpha > -INF {
-            // A real lower bound (an aspiration window): the other moves need not wait for
-            // the principal's score, their null windows start at alpha and tighten when it
-            // comes. The principal runs on a pool thread beside them.
-            shared = AtomicI32::new(alpha);
-            self.sync_workers(main);
-            self.pool.install(|| {
-                rayon::join(
-                    || {
-                        let first = main.search_root(principal, depth, alpha, beta);
-                        if !main.stopped {
-                            shared.fetch_max(first, Ordering::AcqRel);
-                        }
-                        first
-                    },
-                    || self.search_others(&cells, &fives, depth, &shared, beta),
-                )
-            })
-        } else {
-            // No bound yet: the principal alone, on the calling thread, sets it.
-            let first = main.search_root(principal, depth, alpha, beta);
-            if main.stopped || first >= beta {
-                return first;
-            }
-            shared = AtomicI32::new(alpha.max(first));
-            self.sync_workers(main);
-            let results = self
-                .pool
-                .install(|| self.search_others(&cells, &fives, depth, &shared, beta));
-            (first, results)
+        let cells: Vec<(Cell, usize)> = moves[1..]
+            .iter()
+            .enumerate()
+            .map(|(k, m)| (m.cell, k + 1))
+            .collect();
+        let point = SplitPoint {
+            board: &main.board,
+            ply: 0,
+            raw_eval: main.raw_eval(0),
+            depth,
+            alpha: alpha.max(first),
+            beta,
+            is_pv: true,
+            threatened: false,
+            reduce: false,
+            fives: *main.board.cells_making(us, flag::FIVE),
+            history: main.history(),
+            counter_moves: main.counter_moves(),
+            killers: main.killers(),
+            null_min_ply: 0,
+            cuts: main.split_cuts(),
         };
+        let results = self.search_siblings(&point, &cells);
+        main.absorb(&results);
         let mut best = first;
         let mut best_index = 0;
         for (i, result) in results.into_iter().enumerate() {
-            let slot = &mut others[i];
-            let Some(r) = result else {
-                slot.score = -INF;
-                continue;
-            };
-            main.nodes += r.nodes;
-            main.seldepth = main.seldepth.max(r.seldepth);
-            main.stopped |= r.stopped;
-            if r.improved {
-                slot.score = r.score;
-                slot.pv = r.pv;
-                if r.score > best {
-                    best = r.score;
-                    best_index = i + 1;
+            let slot = &mut moves[i + 1];
+            match result {
+                Some(r) if r.improved => {
+                    slot.score = r.score;
+                    slot.pv = vec![slot.cell];
+                    slot.pv.extend_from_slice(&r.line);
+                    if r.score > best {
+                        best = r.score;
+                        best_index = i + 1;
+                    }
                 }
-            } else {
-                slot.score = -INF;
+                _ => slot.score = -INF,
             }
         }
         // Best first, the rest in the order searched; when stopped, the best of the moves that
@@ -218,7 +318,7 @@ impl<'a> Split<'a> {
         moves[..=best_index].rotate_right(1);
         if best_index > 0 {
             // A finished search that beat the alpha it ran with, hence the call's alpha (the
-            // principal's own is left by `search_root`).
+            // principal's own is left by `search_root_serial`).
             main.root_verified = Some(moves[0].clone());
         }
         if main.stopped {
@@ -237,103 +337,205 @@ impl<'a> Split<'a> {
         best
     }
 
-    /// The non-principal root moves, one task each on the pool (call inside the pool).
-    fn search_others(
-        &self,
-        cells: &[Cell],
-        fives: &Bitboard,
-        depth: i32,
-        shared: &AtomicI32,
-        beta: i32,
+    /// Searches the given moves of a split point (each with its index in the node's ordered
+    /// list), one task each on the pool, which balances them a move at a time, best-ordered
+    /// first. A result is `None` where the bound reached beta before the move was started
+    /// (a cut: it need not be searched).
+    pub(crate) fn search_siblings(
+        self: &Arc<Self>,
+        point: &SplitPoint,
+        cells: &[(Cell, usize)],
     ) -> Vec<Option<Searched>> {
-        cells
-            .par_iter()
-            .with_max_len(1)
-            .map(|&cell| {
-                let mut worker = self.worker();
-                search_move(&mut worker, cell, fives.contains(cell), depth, shared, beta)
-            })
-            .collect()
+        let id = self.points.fetch_add(1, Ordering::Relaxed) + 1;
+        let alpha = AtomicI32::new(point.alpha);
+        self.pool.install(|| {
+            cells
+                .par_iter()
+                .with_max_len(1)
+                .map(|&(cell, index)| {
+                    if alpha.load(Ordering::Acquire) >= point.beta {
+                        return None;
+                    }
+                    let mut worker = self.acquire();
+                    if worker.point != id {
+                        worker.thread.board.clone_from(point.board);
+                        worker.thread.adopt_ordering(point);
+                        worker.point = id;
+                    }
+                    let result = self.run_task(&mut worker.thread, point, &alpha, cell, index);
+                    self.release(worker);
+                    result
+                })
+                .collect()
+        })
     }
 
-    /// Root threat-space search with two threads: the VCF on the calling thread, the VCT on
-    /// a pool thread at the same time. The VCF's win is preferred, as on one thread.
-    pub fn root_threats(&self, main: &mut Thread<'a>) -> Option<RootMove> {
+    /// Runs one sibling search on a helper's state: the state may split in turn while it
+    /// runs, and is left clean for the next task (no cut pending, the helpers detached, so
+    /// no state kept by the split holds the split).
+    fn run_task(
+        self: &Arc<Self>,
+        worker: &mut Thread<'a>,
+        point: &SplitPoint,
+        shared: &AtomicI32,
+        cell: Cell,
+        index: usize,
+    ) -> Option<Searched> {
+        worker.split = Some(Arc::clone(self));
+        worker.cut_chain.clone_from(&point.cuts);
+        worker.null_min_ply = point.null_min_ply;
+        let result = search_sibling(worker, point, shared, cell, index);
+        worker.split = None;
+        worker.cut_chain.clear();
+        worker.null_min_ply = 0;
+        worker.recover_from_cut();
+        result
+    }
+
+    /// Iterative deepening over `cells` with the side's root VCT beside it on another pool
+    /// thread (the VCF has run already). A VCT win stops the deepening (through a cut-off
+    /// flag every thread of the search carries) and is the answer, as it is on one thread,
+    /// where the VCT runs first; until then, or without one, the deepening has the other
+    /// threads, and the VCT's thread joins it when the VCT ends.
+    pub(crate) fn deepen_beside_vct(
+        &self,
+        main: &mut Thread<'a>,
+        cells: Vec<Cell>,
+        on_info: &mut (dyn FnMut(&Info) + Send),
+    ) -> (Vec<RootMove>, u32) {
         let mut board = main.board.clone();
         let threat_time = main.threat_time();
         let start = main.start;
         let max_nodes = main.limits.max_nodes;
-        let (vcf, (vct, vct_nodes)) = self.pool.join(
-            || main.root_vcf(),
-            || crate::vct::root_vct(&mut board, threat_time, start, max_nodes),
+        let won = Arc::new(AtomicBool::new(false));
+        main.cut_chain.push(Arc::clone(&won));
+        let ((vct, vct_nodes), deepened) = self.pool.join(
+            || {
+                let outcome = crate::vct::root_vct(&mut board, threat_time, start, max_nodes);
+                if outcome.0.is_some() {
+                    won.store(true, Ordering::Release);
+                }
+                outcome
+            },
+            || search::deepen(main, cells, on_info),
         );
+        main.cut_chain.pop();
         main.nodes += vct_nodes;
-        vcf.or_else(|| vct.map(|line| main.proven_root_move(line)))
+        match vct {
+            Some(line) => {
+                main.recover_from_cut();
+                let win = main.proven_root_move(line);
+                search::report_win(main, win, on_info)
+            }
+            None => deepened,
+        }
     }
 
-    /// Gives every helper the main thread's clock and what is left of its node budget (each
-    /// helper may spend all of it: a node limit can be overrun up to the thread count).
+    /// Gives every helper state (all free between root passes) the main thread's clock and
+    /// what is left of its node budget (each may spend all of it: a node limit can be
+    /// overrun up to the number of states).
     fn sync_workers(&self, main: &Thread<'a>) {
-        for worker in &self.workers {
-            let mut w = worker
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            w.start = main.start;
-            w.limits.max_nodes = main
-                .limits
+        let left = |nodes: u64| {
+            main.limits
                 .max_nodes
-                .map(|n| w.nodes + n.saturating_sub(main.nodes));
+                .map(|n| nodes + n.saturating_sub(main.nodes))
+        };
+        *lock(&self.start) = main.start;
+        lock(&self.limits).max_nodes = left(0);
+        for worker in lock(&self.free).iter_mut() {
+            let w = &mut worker.thread;
+            w.start = main.start;
+            w.limits.max_nodes = left(w.nodes);
         }
     }
 }
 
-/// Searches one non-principal root move on a helper: a null window at the shared alpha, and
-/// the full window if it beats it. `None` if the bound already reached beta (a cut: the move
-/// need not be searched).
-fn search_move(
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A poisoned lock (a panicking helper) is still usable: the panic reaches the caller.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Searches one sibling move of a split point on a helper whose board holds the split
+/// point's position: a null window at the shared alpha (reduced as the serial loop reduces a
+/// late quiet move, and searched again unreduced if it beats alpha), then, by PVS rules, the
+/// full window at the alpha of then if it still beats it. A move that reaches beta cuts the
+/// split point off: the moves not started are skipped, the running ones abandoned.
+fn search_sibling(
     worker: &mut Thread,
-    cell: Cell,
-    is_five: bool,
-    depth: i32,
+    point: &SplitPoint,
     shared: &AtomicI32,
-    beta: i32,
+    cell: Cell,
+    index: usize,
 ) -> Option<Searched> {
     let alpha = shared.load(Ordering::Acquire);
-    if alpha >= beta || worker.stopped {
+    let beta = point.beta;
+    if alpha >= beta {
         return None;
     }
+    if worker.stopped {
+        // This state saw the search stop in an earlier task: so does this move.
+        return Some(Searched {
+            score: 0,
+            line: Vec::new(),
+            improved: false,
+            aborted: false,
+            nodes: 0,
+            seldepth: 0,
+            stopped: true,
+        });
+    }
+    let (ply, depth) = (point.ply, point.depth);
+    worker.enter_split_point(ply, point.raw_eval);
     let nodes = worker.nodes;
     worker.seldepth = 0;
     let us = worker.board.side_to_move();
-    worker.board.make(us, cell);
-    worker.pv[1].clear();
-    let mut improved = false;
-    let score = if is_five {
-        improved = WIN - 1 > alpha;
-        WIN - 1
+    let r = if point.reduce {
+        let quiet = worker.is_quiet(us, cell, point.threatened);
+        worker.late_move_reduction(quiet, index, depth, point.is_pv)
     } else {
-        let mut score = -worker.node(-alpha - 1, -alpha, depth - 1, 1, false);
-        if score > alpha && !worker.stopped {
+        0
+    };
+    worker.board.make(us, cell);
+    worker.pv[ply + 1].clear();
+    let mut improved = false;
+    let score = if point.fives.contains(cell) {
+        let win = WIN - (ply as i32 + 1);
+        improved = win > alpha;
+        win
+    } else {
+        let mut score = -worker.node(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
+        if score > alpha && r > 0 && !worker.stopped {
+            score = -worker.node(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+        }
+        if score >= beta {
+            improved = true;
+        } else if score > alpha && !worker.stopped {
             // Re-search at the alpha of now: other moves may have raised it meanwhile.
             let now = shared.load(Ordering::Acquire).max(alpha);
             if now < beta {
-                score = -worker.node(-beta, -now, depth - 1, 1, true);
+                score = -worker.node(-beta, -now, depth - 1, ply + 1, true);
                 improved = score > now;
             }
         }
         score
     };
     worker.board.unmake();
-    let stopped = worker.stopped;
-    if improved && !stopped {
+    let aborted = worker.cut;
+    let stopped = worker.stopped && !aborted;
+    let improved = improved && !worker.stopped;
+    if improved {
         shared.fetch_max(score, Ordering::AcqRel);
+        if score >= beta {
+            point.cut().store(true, Ordering::Release);
+        }
     }
-    let mut pv = vec![cell];
-    pv.extend_from_slice(&worker.pv[1]);
     Some(Searched {
         score,
-        pv,
-        improved: improved && !stopped,
+        line: worker.pv[ply + 1].clone(),
+        improved,
+        aborted,
         nodes: worker.nodes - nodes,
         seldepth: worker.seldepth,
         stopped,

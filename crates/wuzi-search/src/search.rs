@@ -19,20 +19,22 @@
 
 use crate::eval::{self, EVAL_LIMIT};
 use crate::movepick::{self, MoveList, TACTICAL};
-use crate::parallel::Split;
+use crate::parallel::{Searched, Split, SplitPoint};
 use crate::threat::SolveResult;
 use crate::tt::{Bound, TranspositionTable};
 use crate::vcf::{VcfSolver, UNLIMITED};
 use crate::{Limits, Options, WIN, WIN_MIN};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 use wuzi_core::geometry::MAX_CELLS;
-use wuzi_core::{flag, Board, Cell, Point};
+use wuzi_core::{flag, Bitboard, Board, Cell, Color, Point};
 
 mod iterate;
 mod root;
 
 pub use iterate::iterate;
+pub(crate) use iterate::{deepen, report_win};
 
 pub const MAX_PLY: usize = 128;
 pub const MAX_DEPTH: i32 = 100;
@@ -90,7 +92,7 @@ pub struct Thread<'a> {
     /// in a finished search: the information a stopped iteration still holds.
     pub(crate) root_verified: Option<RootMove>,
     /// The helpers of a parallel search (`parallel.rs`); `None` on one thread.
-    pub(crate) split: Option<Box<Split<'a>>>,
+    pub(crate) split: Option<Arc<Split<'a>>>,
     evaluator: eval::Evaluator,
     pub cutoffs: crate::CutoffStats,
     /// Per ply: the raw static evaluation of the node there (side to move's view), `None`
@@ -101,10 +103,26 @@ pub struct Thread<'a> {
     after_null: Vec<bool>,
     /// Null moves are tried only from this ply on: a verification search raises it so that
     /// the line it verifies is searched without passing.
-    null_min_ply: usize,
+    pub(crate) null_min_ply: usize,
+    /// On a helper: the cut-off flags of the split points around the move it searches (see
+    /// `parallel::SplitPoint`); empty on the main thread.
+    pub(crate) cut_chain: Vec<Arc<AtomicBool>>,
+    /// The search stopped because a split point around it was cut off, not because the
+    /// search as a whole must stop.
+    pub(crate) cut: bool,
     /// Per ply: the move a singular-extension search leaves out there (the table move whose
     /// alternatives it measures); such a search neither cuts off on nor stores to the table.
     excluded: Vec<Option<Cell>>,
+}
+
+/// What folding a split node's answers needs to know of the node.
+#[derive(Clone, Copy)]
+struct SplitNode {
+    ply: usize,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    threatened: bool,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -157,6 +175,8 @@ impl<'a> Thread<'a> {
             raw_evals,
             after_null: vec![false; MAX_PLY + 2],
             null_min_ply: 0,
+            cut_chain: Vec::new(),
+            cut: false,
             excluded: vec![None; MAX_PLY + 2],
         }
     }
@@ -176,9 +196,27 @@ impl<'a> Thread<'a> {
             let over_nodes = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
             if over_time || over_nodes || self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
+            } else if self.chain_cut() {
+                self.stopped = true;
+                self.cut = true;
             }
         }
         self.stopped
+    }
+
+    /// A split point around this helper's move was cut off.
+    fn chain_cut(&self) -> bool {
+        self.cut_chain.iter().any(|c| c.load(Ordering::Acquire))
+    }
+
+    /// After a task abandoned for a cut-off: the state may search again (the next check
+    /// looks at the clock and the stop flag at once).
+    pub(crate) fn recover_from_cut(&mut self) {
+        if self.cut {
+            self.cut = false;
+            self.stopped = false;
+            self.next_check = 0;
+        }
     }
 
     pub fn stopped(&self) -> bool {
@@ -447,16 +485,85 @@ impl<'a> Thread<'a> {
         let mut best = -INF;
         let mut best_cell = None;
         let mut quiets_searched = 0usize;
+        let mut searched = 0usize;
         for i in 0..list.moves.len() {
+            let split_depth = if is_pv {
+                self.options.split_depth.pv
+            } else {
+                self.options.split_depth.other
+            };
+            if searched > 0 && depth >= split_depth.max(3) && list.moves.len() - i >= 2 {
+                if let Some(split) = self.split.clone().filter(|s| s.has_room()) {
+                    // Young brothers wait: the moves searched set the bound, the rest run
+                    // on the helpers, pruned by move count as this loop would prune them.
+                    let mut quiets = quiets_searched;
+                    let mut cells = Vec::with_capacity(list.moves.len() - i);
+                    for j in i..list.moves.len() {
+                        list.pick(j);
+                        let cell = list.moves[j].0;
+                        if Some(cell) == excluded {
+                            continue;
+                        }
+                        let quiet = self.is_quiet(us, cell, threatened);
+                        if pruning
+                            && quiet
+                            && !is_pv
+                            && best > -WIN_MIN
+                            && depth <= 5
+                            && quiets >= MOVE_COUNT_LIMIT[depth as usize]
+                        {
+                            continue;
+                        }
+                        quiets += quiet as usize;
+                        cells.push((cell, j));
+                    }
+                    let point = SplitPoint {
+                        board: &self.board,
+                        ply,
+                        raw_eval: Some(raw_eval),
+                        depth,
+                        alpha,
+                        beta,
+                        is_pv,
+                        threatened,
+                        reduce: true,
+                        fives: Bitboard::default(),
+                        history: &self.history,
+                        counter_moves: &self.counter_moves,
+                        killers: &self.killers,
+                        null_min_ply: self.null_min_ply,
+                        cuts: self.split_cuts(),
+                    };
+                    let results = split.search_siblings(&point, &cells);
+                    self.absorb(&results);
+                    if !self.stopped && self.chain_cut() {
+                        self.stopped = true;
+                        self.cut = true;
+                    }
+                    if self.stopped {
+                        self.lists[ply] = list;
+                        return 0;
+                    }
+                    let node = SplitNode {
+                        ply,
+                        depth,
+                        alpha,
+                        beta,
+                        threatened,
+                    };
+                    let merged = self.merge_siblings(&list, &cells, &results, node);
+                    if merged.0 > best {
+                        (best, best_cell) = (merged.0, merged.1);
+                    }
+                    break;
+                }
+            }
             list.pick(i);
             let (cell, _) = list.moves[i];
             if Some(cell) == excluded {
                 continue;
             }
-            // Tactical by what the move does on the board, not by its ordering bonuses:
-            // a killer or a move with a good history is still reduced and pruned.
-            let tactical = movepick::move_score(&self.board, us, cell) >= TACTICAL;
-            let quiet = !tactical && !threatened;
+            let quiet = self.is_quiet(us, cell, threatened);
             if pruning && quiet && !is_pv && best > -WIN_MIN {
                 if depth <= 5 && quiets_searched >= MOVE_COUNT_LIMIT[depth as usize] {
                     continue;
@@ -472,11 +579,7 @@ impl<'a> Thread<'a> {
                 let extension = (singular && Some(cell) == tt_move) as i32;
                 score = -self.node(-beta, -alpha, depth - 1 + extension, ply + 1, is_pv);
             } else {
-                let r = if pruning && quiet && depth >= 3 && i >= 3 {
-                    (reduction(depth, i) - is_pv as i32).clamp(0, depth - 2)
-                } else {
-                    0
-                };
+                let r = self.late_move_reduction(quiet, i, depth, is_pv);
                 score = -self.node(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
                 if score > alpha && r > 0 && !self.stopped {
                     score = -self.node(-alpha - 1, -alpha, depth - 1, ply + 1, false);
@@ -490,6 +593,7 @@ impl<'a> Thread<'a> {
                 self.lists[ply] = list;
                 return 0;
             }
+            searched += 1;
             if quiet {
                 quiets_searched += 1;
             }
@@ -503,20 +607,7 @@ impl<'a> Thread<'a> {
                         self.cutoffs.cutoffs += 1;
                         self.cutoffs.first_move += (i == 0) as u64;
                         if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(cell) {
-                                k[1] = k[0];
-                                k[0] = Some(cell);
-                            }
-                            if let Some(last) = last {
-                                self.counter_moves[us.index()][last] = Some(cell);
-                            }
-                            let bonus = depth * depth;
-                            let h = &mut self.history[us.index()];
-                            h[cell] = (h[cell] + bonus).min(10_000);
-                            for &(other, _) in &list.moves[..i] {
-                                h[other] = (h[other] - bonus).max(-10_000);
-                            }
+                            self.reward_quiet_cutoff(&list, i, ply, depth);
                         }
                         break;
                     }
@@ -540,6 +631,147 @@ impl<'a> Thread<'a> {
                 .store(hash, ply, best_cell, best, raw_eval, depth, bound);
         }
         best
+    }
+
+    /// Tactical by what the move does on the board, not by its ordering bonuses: a killer or
+    /// a move with a good history is still reduced and pruned.
+    pub(crate) fn is_quiet(&self, us: Color, cell: Cell, threatened: bool) -> bool {
+        !threatened && movepick::move_score(&self.board, us, cell) < TACTICAL
+    }
+
+    /// The plies by which the move at `index` of a node's ordered list is reduced.
+    pub(crate) fn late_move_reduction(
+        &self,
+        quiet: bool,
+        index: usize,
+        depth: i32,
+        is_pv: bool,
+    ) -> i32 {
+        if self.options.pruning && quiet && depth >= 3 && index >= 3 {
+            (reduction(depth, index) - is_pv as i32).clamp(0, depth - 2)
+        } else {
+            0
+        }
+    }
+
+    /// A quiet move at `index` of the node's list cut off: it becomes a killer and the
+    /// counter to the last move, and its history rises while the moves tried before it fall.
+    fn reward_quiet_cutoff(&mut self, list: &MoveList, index: usize, ply: usize, depth: i32) {
+        let us = self.board.side_to_move();
+        let cell = list.moves[index].0;
+        let k = &mut self.killers[ply];
+        if k[0] != Some(cell) {
+            k[1] = k[0];
+            k[0] = Some(cell);
+        }
+        if let Some(last) = self.board.last_cell() {
+            self.counter_moves[us.index()][last] = Some(cell);
+        }
+        let bonus = depth * depth;
+        let h = &mut self.history[us.index()];
+        h[cell] = (h[cell] + bonus).min(10_000);
+        for &(other, _) in &list.moves[..index] {
+            h[other] = (h[other] - bonus).max(-10_000);
+        }
+    }
+
+    /// Folds the helpers' answers for the moves of a split node into the node, as the serial
+    /// loop would have: the best score and move, the principal variation, and a cut-off's
+    /// rewards. `results[k]` answers `cells[k]`, a move and its index in `list`. Moves whose
+    /// search beat its alpha come first (in list order), since a null-window bound from a
+    /// move searched after the bound rose never beats the move that raised it; bounds then
+    /// count only where nothing beat the node's alpha (a fail-low node, soft, as in the
+    /// loop).
+    fn merge_siblings(
+        &mut self,
+        list: &MoveList,
+        cells: &[(Cell, usize)],
+        results: &[Option<Searched>],
+        node: SplitNode,
+    ) -> (i32, Option<Cell>) {
+        let SplitNode {
+            ply,
+            depth,
+            mut alpha,
+            beta,
+            threatened,
+        } = node;
+        let us = self.board.side_to_move();
+        let mut best = (-INF, None);
+        for (&(cell, index), r) in cells.iter().zip(results) {
+            let Some(r) = r.as_ref().filter(|r| r.improved) else {
+                continue;
+            };
+            if r.score > best.0 {
+                best = (r.score, Some(cell));
+                if r.score > alpha {
+                    alpha = r.score;
+                    self.pv[ply + 1].clone_from(&r.line);
+                    self.set_pv(ply, cell);
+                    if r.score >= beta {
+                        self.cutoffs.cutoffs += 1;
+                        if self.is_quiet(us, cell, threatened) {
+                            self.reward_quiet_cutoff(list, index, ply, depth);
+                        }
+                        return best;
+                    }
+                }
+            }
+        }
+        for (&(cell, _), r) in cells.iter().zip(results) {
+            let bound = r.as_ref().filter(|r| !r.improved && !r.aborted);
+            if let Some(r) = bound.filter(|r| r.score > best.0) {
+                best = (r.score, Some(cell));
+            }
+        }
+        best
+    }
+
+    /// The cut-off flags a split point at this node carries: those around this thread's
+    /// move, then a new one of its own.
+    pub(crate) fn split_cuts(&self) -> Vec<Arc<AtomicBool>> {
+        let mut cuts = self.cut_chain.clone();
+        cuts.push(Arc::new(AtomicBool::new(false)));
+        cuts
+    }
+
+    /// Adds the helpers' nodes, selective depth and stop to this thread's.
+    pub(crate) fn absorb(&mut self, results: &[Option<Searched>]) {
+        for r in results.iter().flatten() {
+            self.nodes += r.nodes;
+            self.seldepth = self.seldepth.max(r.seldepth);
+            self.stopped |= r.stopped;
+        }
+    }
+
+    /// Prepares a helper whose board holds a split point's position at `ply` to search its
+    /// children: they average their evaluation with the node's.
+    pub(crate) fn enter_split_point(&mut self, ply: usize, raw_eval: Option<i32>) {
+        self.raw_evals[ply] = raw_eval;
+    }
+
+    pub(crate) fn history(&self) -> &[[i32; MAX_CELLS]] {
+        &self.history
+    }
+
+    pub(crate) fn counter_moves(&self) -> &[[Option<Cell>; MAX_CELLS]] {
+        &self.counter_moves
+    }
+
+    pub(crate) fn killers(&self) -> &[[Option<Cell>; 2]] {
+        &self.killers
+    }
+
+    /// Takes the splitting thread's move-ordering memory (a helper starting on a split point).
+    pub(crate) fn adopt_ordering(&mut self, point: &SplitPoint) {
+        self.history.copy_from_slice(point.history);
+        self.counter_moves.copy_from_slice(point.counter_moves);
+        self.killers.copy_from_slice(point.killers);
+    }
+
+    /// The raw static evaluation of the node at `ply` on the current line, if computed.
+    pub(crate) fn raw_eval(&self, ply: usize) -> Option<i32> {
+        self.raw_evals[ply]
     }
 
     fn set_pv(&mut self, ply: usize, cell: Cell) {

@@ -4,30 +4,62 @@
 use super::{RootMove, Thread, INF, MAX_DEPTH};
 use crate::iteration_clock::IterationClock;
 use crate::{Info, WIN, WIN_MIN};
+use wuzi_core::Cell;
 
-/// Iterative deepening with aspiration windows and multi-PV. Reports each completed line
-/// through `on_info`; returns the root moves of the last completed iteration, best first, and
-/// the depth completed. An iteration cut off by the clock still counts where it found a new
-/// best move: a root move whose finished search beat the previous best's bound (root moves are
-/// searched best first, so such a move is better than the last iteration's choice).
-pub fn iterate(thread: &mut Thread, on_info: &mut dyn FnMut(&Info)) -> (Vec<RootMove>, u32) {
+/// The root's threat-space search, then iterative deepening with aspiration windows and
+/// multi-PV. Reports each completed line through `on_info`; returns the root moves of the
+/// last completed iteration, best first, and the depth completed. With helpers the side's VCT
+/// runs beside the deepening instead of before it (`Split::deepen_beside_vct`), so that no
+/// thread waits for it.
+pub fn iterate(
+    thread: &mut Thread,
+    on_info: &mut (dyn FnMut(&Info) + Send),
+) -> (Vec<RootMove>, u32) {
     let mut cells = thread.root_moves();
     if cells.len() > 1 && thread.options.threat_search && thread.options.textbook.is_none() {
+        if let Some(split) = thread.split.clone() {
+            if let Some(win) = thread.root_vcf() {
+                return report_win(thread, win, on_info);
+            }
+            cells = thread.filter_against_opponent_vcf(cells);
+            return split.deepen_beside_vct(thread, cells, on_info);
+        }
         if let Some(win) = thread.root_threats() {
-            on_info(&Info {
-                depth: win.pv.len() as u32,
-                seldepth: win.pv.len() as u32,
-                multipv: 1,
-                score: win.score,
-                nodes: thread.nodes,
-                elapsed: thread.elapsed(),
-                pv: thread.points(&win.pv),
-            });
-            let depth = win.pv.len() as u32;
-            return (vec![win], depth);
+            return report_win(thread, win, on_info);
         }
         cells = thread.filter_against_opponent_vcf(cells);
     }
+    deepen(thread, cells, on_info)
+}
+
+/// A win the threat solvers proved at the root: reported as the search's one line.
+pub(crate) fn report_win(
+    thread: &Thread,
+    win: RootMove,
+    on_info: &mut dyn FnMut(&Info),
+) -> (Vec<RootMove>, u32) {
+    let depth = win.pv.len() as u32;
+    on_info(&Info {
+        depth,
+        seldepth: depth,
+        multipv: 1,
+        score: win.score,
+        nodes: thread.nodes,
+        elapsed: thread.elapsed(),
+        pv: thread.points(&win.pv),
+    });
+    (vec![win], depth)
+}
+
+/// Iterative deepening over the root moves `cells`. An iteration cut off by the clock still
+/// counts where it found a new best move: a root move whose finished search beat the previous
+/// best's bound (root moves are searched best first, so such a move is better than the last
+/// iteration's choice).
+pub(crate) fn deepen(
+    thread: &mut Thread,
+    cells: Vec<Cell>,
+    on_info: &mut dyn FnMut(&Info),
+) -> (Vec<RootMove>, u32) {
     let mut moves: Vec<RootMove> = cells
         .iter()
         .map(|&cell| RootMove {

@@ -66,14 +66,24 @@ impl Thread<'_> {
         &mut self,
         moves: &mut [RootMove],
         depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        match self.split.clone() {
+            Some(split) => split.search_root(self, moves, depth, alpha, beta),
+            None => self.search_root_serial(moves, depth, alpha, beta),
+        }
+    }
+
+    /// `search_root` on this thread alone (below the root, principal variation nodes still
+    /// split where the thread has helpers).
+    pub(crate) fn search_root_serial(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: i32,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        if let Some(split) = self.split.take() {
-            let score = split.search_root(self, moves, depth, alpha, beta);
-            self.split = Some(split);
-            return score;
-        }
         let mut best = -INF;
         let us = self.board.side_to_move();
         self.nodes += 1;
@@ -138,11 +148,6 @@ impl Thread<'_> {
     /// Threat-space search at the root: the side's own VCF, then (with a share of the time)
     /// its VCT. A win found is a finished search: its line and score.
     pub fn root_threats(&mut self) -> Option<RootMove> {
-        if let Some(split) = self.split.take() {
-            let win = split.root_threats(self);
-            self.split = Some(split);
-            return win;
-        }
         if let Some(win) = self.root_vcf() {
             return Some(win);
         }
