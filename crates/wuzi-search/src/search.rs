@@ -19,7 +19,7 @@
 
 use crate::eval::{self, EVAL_LIMIT};
 use crate::movepick::{self, MoveList, TACTICAL};
-use crate::parallel::{Searched, Split, SplitPoint};
+use crate::parallel::{Split, SplitPoint};
 use crate::threat::SolveResult;
 use crate::tt::{Bound, TranspositionTable};
 use crate::vcf::{VcfSolver, UNLIMITED};
@@ -32,6 +32,9 @@ use wuzi_core::{flag, Bitboard, Board, Cell, Color, Point};
 
 mod iterate;
 mod root;
+mod split;
+
+use split::SplitNode;
 
 pub use iterate::iterate;
 pub(crate) use iterate::{deepen, report_win};
@@ -115,16 +118,6 @@ pub struct Thread<'a> {
     excluded: Vec<Option<Cell>>,
 }
 
-/// What folding a split node's answers needs to know of the node.
-#[derive(Clone, Copy)]
-struct SplitNode {
-    ply: usize,
-    depth: i32,
-    alpha: i32,
-    beta: i32,
-    threatened: bool,
-}
-
 /// A root move with the score and line of its last completed search.
 #[derive(Clone, Debug)]
 pub struct RootMove {
@@ -196,17 +189,19 @@ impl<'a> Thread<'a> {
             let over_nodes = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
             if over_time || over_nodes || self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
-            } else if self.chain_cut() {
-                self.stopped = true;
-                self.cut = true;
+            } else {
+                self.stop_if_cut();
             }
         }
         self.stopped
     }
 
-    /// A split point around this helper's move was cut off.
-    fn chain_cut(&self) -> bool {
-        self.cut_chain.iter().any(|c| c.load(Ordering::Acquire))
+    /// Stops this thread's search if a split point around its move was cut off.
+    fn stop_if_cut(&mut self) {
+        if !self.stopped && self.cut_chain.iter().any(|c| c.load(Ordering::Acquire)) {
+            self.stopped = true;
+            self.cut = true;
+        }
     }
 
     /// After a task abandoned for a cut-off: the state may search again (the next check
@@ -486,12 +481,12 @@ impl<'a> Thread<'a> {
         let mut best_cell = None;
         let mut quiets_searched = 0usize;
         let mut searched = 0usize;
+        let split_depth = if is_pv {
+            self.options.split_depth.pv
+        } else {
+            self.options.split_depth.other
+        };
         for i in 0..list.moves.len() {
-            let split_depth = if is_pv {
-                self.options.split_depth.pv
-            } else {
-                self.options.split_depth.other
-            };
             if searched > 0 && depth >= split_depth.max(3) && list.moves.len() - i >= 2 {
                 if let Some(split) = self.split.clone().filter(|s| s.has_room()) {
                     // Young brothers wait: the moves searched set the bound, the rest run
@@ -536,10 +531,7 @@ impl<'a> Thread<'a> {
                     };
                     let results = split.search_siblings(&point, &cells);
                     self.absorb(&results);
-                    if !self.stopped && self.chain_cut() {
-                        self.stopped = true;
-                        self.cut = true;
-                    }
+                    self.stop_if_cut();
                     if self.stopped {
                         self.lists[ply] = list;
                         return 0;
@@ -673,105 +665,6 @@ impl<'a> Thread<'a> {
         for &(other, _) in &list.moves[..index] {
             h[other] = (h[other] - bonus).max(-10_000);
         }
-    }
-
-    /// Folds the helpers' answers for the moves of a split node into the node, as the serial
-    /// loop would have: the best score and move, the principal variation, and a cut-off's
-    /// rewards. `results[k]` answers `cells[k]`, a move and its index in `list`. Moves whose
-    /// search beat its alpha come first (in list order), since a null-window bound from a
-    /// move searched after the bound rose never beats the move that raised it; bounds then
-    /// count only where nothing beat the node's alpha (a fail-low node, soft, as in the
-    /// loop).
-    fn merge_siblings(
-        &mut self,
-        list: &MoveList,
-        cells: &[(Cell, usize)],
-        results: &[Option<Searched>],
-        node: SplitNode,
-    ) -> (i32, Option<Cell>) {
-        let SplitNode {
-            ply,
-            depth,
-            mut alpha,
-            beta,
-            threatened,
-        } = node;
-        let us = self.board.side_to_move();
-        let mut best = (-INF, None);
-        for (&(cell, index), r) in cells.iter().zip(results) {
-            let Some(r) = r.as_ref().filter(|r| r.improved) else {
-                continue;
-            };
-            if r.score > best.0 {
-                best = (r.score, Some(cell));
-                if r.score > alpha {
-                    alpha = r.score;
-                    self.pv[ply + 1].clone_from(&r.line);
-                    self.set_pv(ply, cell);
-                    if r.score >= beta {
-                        self.cutoffs.cutoffs += 1;
-                        if self.is_quiet(us, cell, threatened) {
-                            self.reward_quiet_cutoff(list, index, ply, depth);
-                        }
-                        return best;
-                    }
-                }
-            }
-        }
-        for (&(cell, _), r) in cells.iter().zip(results) {
-            let bound = r.as_ref().filter(|r| !r.improved && !r.aborted);
-            if let Some(r) = bound.filter(|r| r.score > best.0) {
-                best = (r.score, Some(cell));
-            }
-        }
-        best
-    }
-
-    /// The cut-off flags a split point at this node carries: those around this thread's
-    /// move, then a new one of its own.
-    pub(crate) fn split_cuts(&self) -> Vec<Arc<AtomicBool>> {
-        let mut cuts = self.cut_chain.clone();
-        cuts.push(Arc::new(AtomicBool::new(false)));
-        cuts
-    }
-
-    /// Adds the helpers' nodes, selective depth and stop to this thread's.
-    pub(crate) fn absorb(&mut self, results: &[Option<Searched>]) {
-        for r in results.iter().flatten() {
-            self.nodes += r.nodes;
-            self.seldepth = self.seldepth.max(r.seldepth);
-            self.stopped |= r.stopped;
-        }
-    }
-
-    /// Prepares a helper whose board holds a split point's position at `ply` to search its
-    /// children: they average their evaluation with the node's.
-    pub(crate) fn enter_split_point(&mut self, ply: usize, raw_eval: Option<i32>) {
-        self.raw_evals[ply] = raw_eval;
-    }
-
-    pub(crate) fn history(&self) -> &[[i32; MAX_CELLS]] {
-        &self.history
-    }
-
-    pub(crate) fn counter_moves(&self) -> &[[Option<Cell>; MAX_CELLS]] {
-        &self.counter_moves
-    }
-
-    pub(crate) fn killers(&self) -> &[[Option<Cell>; 2]] {
-        &self.killers
-    }
-
-    /// Takes the splitting thread's move-ordering memory (a helper starting on a split point).
-    pub(crate) fn adopt_ordering(&mut self, point: &SplitPoint) {
-        self.history.copy_from_slice(point.history);
-        self.counter_moves.copy_from_slice(point.counter_moves);
-        self.killers.copy_from_slice(point.killers);
-    }
-
-    /// The raw static evaluation of the node at `ply` on the current line, if computed.
-    pub(crate) fn raw_eval(&self, ply: usize) -> Option<i32> {
-        self.raw_evals[ply]
     }
 
     fn set_pv(&mut self, ply: usize, cell: Cell) {
