@@ -194,9 +194,11 @@ pub struct Split<'a> {
     points: AtomicU64,
 }
 
-/// States kept per pool thread at most, beyond which no new split point opens (each holds
-/// a board, move lists, ordering tables and a VCF table: about 1.2 MiB once used).
-const STATES_PER_THREAD: usize = 4;
+/// States kept per pool thread at most, beyond which no new split point opens. Each holds a
+/// board, move lists, ordering tables and a VCF table (about 1.8 MiB once used); the
+/// protocol reserves 8 MiB a thread, and the root VCT (up to about 17 MiB) now runs at the
+/// same time as the search, so 4 a thread broke `max_memory` with 8 threads in 96 MiB.
+const STATES_PER_THREAD: usize = 2;
 
 impl<'a> Split<'a> {
     /// Helpers for a search of `board` on the threads of `pool`.
