@@ -324,3 +324,27 @@ fn scaling_model() {
         total_serial as f64 / total_principal.max(1) as f64
     );
 }
+
+/// The root's threat solvers (VCF first, then the VCT, which runs beside the deepening on
+/// several threads) look at the stop flag too: a search stopped before it starts spends a
+/// handful of node checks, not the solvers' budgets (2 million VCF and 400,000 VCT nodes
+/// when no time is set, as in analysis).
+#[test]
+fn a_set_stop_flag_ends_the_root_threat_search() {
+    for threads in [1, 3] {
+        for pos in POSITIONS {
+            let board = pos.board().unwrap();
+            let mut searcher = Searcher::new(1 << 20);
+            searcher.set_threads(threads).unwrap();
+            let stop = AtomicBool::new(true);
+            let result = searcher.search(&board, &Limits::default(), &stop, &mut |_| {});
+            let result = result.expect("a move even when stopped at once");
+            assert!(
+                result.nodes < 20_000,
+                "{} on {threads} threads: {} nodes after the stop",
+                pos.name,
+                result.nodes
+            );
+        }
+    }
+}

@@ -409,11 +409,12 @@ impl<'a> Split<'a> {
         let threat_time = main.threat_time();
         let start = main.start;
         let max_nodes = main.limits.max_nodes;
+        let stop = main.stop_flag();
         let won = Arc::new(AtomicBool::new(false));
         main.cut_chain.push(Arc::clone(&won));
         let ((vct, vct_nodes), deepened) = self.pool.join(
             || {
-                let outcome = crate::vct::root_vct(&mut board, threat_time, start, max_nodes);
+                let outcome = crate::vct::root_vct(&mut board, threat_time, start, max_nodes, stop);
                 if outcome.0.is_some() {
                     won.store(true, Ordering::Release);
                 }

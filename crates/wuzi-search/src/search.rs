@@ -90,7 +90,7 @@ pub struct Thread<'a> {
     history: Vec<[i32; MAX_CELLS]>,
     pub(crate) pv: Vec<Vec<Cell>>,
     lists: Vec<MoveList>,
-    vcf: VcfSolver,
+    vcf: VcfSolver<'a>,
     /// The best root move of the last `search_root` call whose score beat that call's alpha
     /// in a finished search: the information a stopped iteration still holds.
     pub(crate) root_verified: Option<RootMove>,
@@ -141,6 +141,9 @@ impl<'a> Thread<'a> {
             None => evaluator.prepare(&mut board),
         }
         let mut raw_evals = vec![None; MAX_PLY + 1];
+        // The stop reaches the root's VCF (which can run millions of nodes) within 1,024 nodes.
+        let mut vcf = VcfSolver::with_table_bits(16);
+        vcf.set_stop(Some(stop));
         if options.textbook.is_none() {
             raw_evals[0] = Some(evaluator.evaluate(&board));
         }
@@ -160,7 +163,7 @@ impl<'a> Thread<'a> {
             history: vec![[0; MAX_CELLS]; 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
-            vcf: VcfSolver::with_table_bits(16),
+            vcf,
             root_verified: None,
             split: None,
             evaluator,
@@ -212,6 +215,11 @@ impl<'a> Thread<'a> {
             self.stopped = false;
             self.next_check = 0;
         }
+    }
+
+    /// The search's stop flag (set by the caller: `YXSTOP`, `END`).
+    pub(crate) fn stop_flag(&self) -> &'a AtomicBool {
+        self.stop
     }
 
     pub fn stopped(&self) -> bool {

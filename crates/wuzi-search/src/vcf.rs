@@ -22,6 +22,7 @@ use crate::threat::{
     position_key, threat_score, FourReply, Node, Outcome, PvStack, SolveResult, Table, TableTag,
     NONE,
 };
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Rule, Threat};
 
@@ -44,8 +45,9 @@ pub const UNLIMITED: u32 = 1000;
 const ABSOLUTE: u16 = NONE - 1;
 
 /// A VCF solver with its transposition table. Reuse one solver for many calls: the table
-/// keeps what was proven (it is emptied when the rule or the board size changes).
-pub struct VcfSolver {
+/// keeps what was proven (it is emptied when the rule or the board size changes). `'s` is
+/// the life of the stop flag it may be given ([`VcfSolver::set_stop`]).
+pub struct VcfSolver<'s> {
     table: Table,
     pv: PvStack,
     moves: Vec<(i32, Cell)>,
@@ -53,6 +55,7 @@ pub struct VcfSolver {
     nodes: u64,
     limit: u64,
     deadline: Option<Instant>,
+    stop: Option<&'s AtomicBool>,
     /// `solve` wants the line, so table wins only order moves (the search then replays the
     /// stored winning moves first, which is cheap); `probe` takes them as they are.
     want_line: bool,
@@ -60,20 +63,20 @@ pub struct VcfSolver {
     depth_cut: bool,
 }
 
-impl Default for VcfSolver {
+impl Default for VcfSolver<'_> {
     fn default() -> Self {
         VcfSolver::new()
     }
 }
 
-impl VcfSolver {
+impl<'s> VcfSolver<'s> {
     /// A solver with a table of 2^18 entries (4 MiB, allocated on first use).
-    pub fn new() -> VcfSolver {
+    pub fn new() -> VcfSolver<'s> {
         VcfSolver::with_table_bits(18)
     }
 
     /// A solver with a table of `2^bits` entries of 16 bytes (`bits` clamped to 4..=28).
-    pub fn with_table_bits(bits: u32) -> VcfSolver {
+    pub fn with_table_bits(bits: u32) -> VcfSolver<'s> {
         VcfSolver {
             table: Table::new(bits),
             pv: PvStack::new(),
@@ -82,6 +85,7 @@ impl VcfSolver {
             nodes: 0,
             limit: u64::MAX,
             deadline: None,
+            stop: None,
             want_line: true,
             depth_cut: false,
         }
@@ -148,6 +152,19 @@ impl VcfSolver {
         self.deadline = deadline;
     }
 
+    /// Makes later calls give up (`Unknown`) once `stop` is set (checked with the deadline),
+    /// so that a search's stop reaches the threat solvers it runs; `None` (the default) for
+    /// no flag.
+    pub fn set_stop(&mut self, stop: Option<&'s AtomicBool>) {
+        self.stop = stop;
+    }
+
+    /// Whether the deadline has passed or the stop flag is set.
+    pub(crate) fn interrupted(deadline: Option<Instant>, stop: Option<&AtomicBool>) -> bool {
+        stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || deadline.is_some_and(|t| Instant::now() >= t)
+    }
+
     /// Nodes visited by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -178,7 +195,7 @@ impl VcfSolver {
         if self.nodes > self.limit {
             return Node::Abort;
         }
-        if self.nodes % 1024 == 0 && self.deadline.is_some_and(|t| Instant::now() >= t) {
+        if self.nodes % 1024 == 0 && Self::interrupted(self.deadline, self.stop) {
             self.limit = 0;
             return Node::Abort;
         }

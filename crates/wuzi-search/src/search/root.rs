@@ -157,6 +157,7 @@ impl Thread<'_> {
             threat_time,
             self.start,
             self.limits.max_nodes,
+            self.stop,
         );
         self.nodes += nodes;
         line.map(|line| self.proven_root_move(line))

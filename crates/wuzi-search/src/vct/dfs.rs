@@ -11,7 +11,7 @@ use crate::threat::{
 use crate::vcf::UNLIMITED;
 use wuzi_core::{Bitboard, Board, Cell, Color};
 
-impl VctSolver {
+impl VctSolver<'_> {
     /// Searches for a VCT of `attacker`, who moves next whatever the board's side to move.
     /// Iterative deepening from depth 0, so a win found is among the shortest in the threat
     /// space searched. The board is left as it was.

@@ -43,6 +43,7 @@ use crate::threat::{
     distance, is_legal, line_still_wins, threat_score, PvStack, SolveResult, Table, NONE,
 };
 use crate::vcf::{line_zone, Probe, VcfSolver, UNLIMITED};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern};
 
@@ -93,11 +94,12 @@ enum Defences {
     Moves(Box<Bitboard>, Vec<Cell>),
 }
 
-/// A VCT solver: its table and the two VCF solvers it drives. Reuse it across calls.
-pub struct VctSolver {
+/// A VCT solver: its table and the two VCF solvers it drives. Reuse it across calls. `'s`
+/// is the life of the stop flag it may be given ([`VctSolver::set_stop`]).
+pub struct VctSolver<'s> {
     table: Table,
-    threats: VcfSolver,
-    counters: VcfSolver,
+    threats: VcfSolver<'s>,
+    counters: VcfSolver<'s>,
     pv: PvStack,
     moves: Vec<(i32, Cell)>,
     attacker: Color,
@@ -105,24 +107,25 @@ pub struct VctSolver {
     nodes: u64,
     limit: u64,
     deadline: Option<Instant>,
+    stop: Option<&'s AtomicBool>,
     depth_cut: bool,
 }
 
-impl Default for VctSolver {
+impl Default for VctSolver<'_> {
     fn default() -> Self {
         VctSolver::new()
     }
 }
 
-impl VctSolver {
+impl<'s> VctSolver<'s> {
     /// A solver whose tables hold 2^18 entries each (three tables of 4 MiB, allocated on first
     /// use).
-    pub fn new() -> VctSolver {
+    pub fn new() -> VctSolver<'s> {
         VctSolver::with_table_bits(18)
     }
 
     /// A solver whose three tables hold `2^bits` entries of 16 bytes each.
-    pub fn with_table_bits(bits: u32) -> VctSolver {
+    pub fn with_table_bits(bits: u32) -> VctSolver<'s> {
         VctSolver {
             table: Table::new(bits),
             threats: VcfSolver::with_table_bits(bits),
@@ -134,6 +137,7 @@ impl VctSolver {
             nodes: 0,
             limit: u64::MAX,
             deadline: None,
+            stop: None,
             depth_cut: false,
         }
     }
@@ -150,6 +154,14 @@ impl VctSolver {
         self.counters.clear();
     }
 
+    /// Makes later calls give up (`Unknown`) once `stop` is set, as the deadline does; the
+    /// VCF solvers it drives see the flag too.
+    pub fn set_stop(&mut self, stop: Option<&'s AtomicBool>) {
+        self.stop = stop;
+        self.threats.set_stop(stop);
+        self.counters.set_stop(stop);
+    }
+
     /// Nodes visited by the last call (VCF nodes included).
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -162,13 +174,9 @@ impl VctSolver {
         if self.nodes > self.limit {
             return true;
         }
-        if self.nodes % 256 == 0 {
-            if let Some(deadline) = self.deadline {
-                if Instant::now() >= deadline {
-                    self.limit = 0;
-                    return true;
-                }
-            }
+        if self.nodes % 256 == 0 && VcfSolver::interrupted(self.deadline, self.stop) {
+            self.limit = 0;
+            return true;
         }
         false
     }
@@ -348,17 +356,19 @@ impl VctSolver {
 }
 
 /// The side to move's VCT at the root, by proof numbers (a fifth of `threat_time`, the
-/// searcher's time for the root's threat solvers, at most): the winning line if one is found,
-/// and the nodes spent.
+/// searcher's time for the root's threat solvers, at most, and until `stop` is set): the
+/// winning line if one is found, and the nodes spent.
 pub(crate) fn root_vct(
     board: &mut Board,
     threat_time: Option<std::time::Duration>,
     start: Instant,
     max_nodes: Option<u64>,
+    stop: &AtomicBool,
 ) -> (Option<Vec<Cell>>, u64) {
     let us = board.side_to_move();
     let soft = threat_time;
     let mut vct = VctSolver::with_table_bits(16);
+    vct.set_stop(Some(stop));
     let vct_limits = VctLimits {
         max_depth: 8,
         threat_depth: 2,

@@ -123,7 +123,7 @@ fn pn_sum(a: u32, b: u32) -> u32 {
     }
 }
 
-impl VctSolver {
+impl VctSolver<'_> {
     /// Like [`VctSolver::solve`], by depth-first proof-number search (df-pn with the 1 + ε
     /// trick) at `limits.max_depth` directly instead of iterative deepening: the same threat
     /// space and the same verdicts, usually far fewer nodes on long forcing lines, but the win
