@@ -222,9 +222,13 @@ impl Searcher {
         self.options = options;
     }
 
-    /// Forgets everything learnt (a new game, or `YXHASHCLEAR`); releases the table.
+    /// Forgets everything learnt (a new game, or `YXHASHCLEAR`). The table is emptied in
+    /// place, not released: the next search (a game's first move, whose time the managers
+    /// count) then neither allocates it nor faults its pages in on one thread.
     pub fn clear(&mut self) {
-        self.table = None;
+        if let Some(table) = &mut self.table {
+            table.clear();
+        }
         self.inner.clear();
     }
 

@@ -5,19 +5,20 @@
 //! The whole search runs on a pool thread. A node splits (a [`SplitPoint`]) once its first
 //! move has been searched alone and set the bound: the root at every iteration and
 //! aspiration re-search (the principal root move first, then the rest), a principal
-//! variation node from `Options::split_depth.pv`, any other node from `.other`. Its other
-//! moves become one rayon task each, best-ordered first; a thread waiting for its split
-//! point's tasks runs tasks meanwhile (its own or other split points'), so idle threads find
-//! work wherever the tree has some. A task runs on a helper state of its own (board, killers,
-//! history, counter moves, VCF table), taken from a free list and made when the list is
-//! empty, so states nest as tasks do; a state copies the split point's position and the
-//! splitting thread's move-ordering memory (history, counter moves, killers) once per split
-//! point. A task searches its move with a null window at the split point's shared alpha
-//! (an atomic raised with `fetch_max` as soon as any move beats it; late quiet moves reduced
-//! as the serial loop reduces them) and re-searches with the full window, by PVS rules, a
-//! move that beats it; a task may split in turn. A move that reaches beta cuts its split
-//! point off: tasks not started are skipped, running ones (and every split point nested in
-//! them) see the cut-off flag at their next check and are abandoned. The splitting thread
+//! variation node from `Options::split_depth.pv`, any other node from `.other`. It starts
+//! one rayon task per pool thread, and each task takes its other moves, best-ordered first,
+//! from a shared counter; a thread waiting for its split point's tasks runs tasks meanwhile
+//! (its own or other split points'), so idle threads find work wherever the tree has some.
+//! A task runs on a helper state of its own (board, killers, history, counter moves, VCF
+//! table), taken from a free list and made when the list is empty, so states nest as tasks
+//! do; a state copies the split point's position and the splitting thread's move-ordering
+//! memory (history, counter moves, killers) once per split point. Each move is searched with
+//! a null window at the split point's shared alpha (an atomic raised with `fetch_max` as
+//! soon as any move beats it; late quiet moves reduced as the serial loop reduces them) and
+//! re-searched with the full window, by PVS rules, if it beats it; a move's search may split
+//! in turn. A move that reaches beta cuts its split point off: moves not started are
+//! skipped, running ones (and every split point nested in them) see the cut-off flag at
+//! their next check and are abandoned. The splitting thread
 //! then folds the answers into its node as its serial loop would have. At the root the VCF
 //! runs first and the VCT beside the iterative deepening (`Split::deepen_beside_vct`).
 //! Measurements: `docs/parallel.md`.
@@ -196,10 +197,16 @@ pub struct Split<'a> {
 }
 
 /// States kept per pool thread at most, beyond which no new split point opens. Each holds a
-/// board, move lists, ordering tables and a VCF table (about 1.8 MiB once used); the
-/// protocol reserves 8 MiB a thread, and the root VCT (up to about 17 MiB) now runs at the
-/// same time as the search, so 4 a thread broke `max_memory` with 8 threads in 96 MiB.
-const STATES_PER_THREAD: usize = 2;
+/// board, move lists, ordering tables and a VCF table of `HELPER_VCF_BITS` (about 1.3 MiB
+/// once used). The protocol reserves 8 MiB a thread, and the root VCT (up to about 17 MiB)
+/// runs at the same time as the search: 4 states a thread with 1 MiB VCF tables broke
+/// `max_memory` with 8 threads in 96 MiB. 3 split points a thread in flight rather than 2
+/// gave the bench about 5% more nodes a second on 2 threads (`docs/parallel.md`).
+const STATES_PER_THREAD: usize = 3;
+
+/// A helper state's VCF table: 2^15 entries (512 KiB), half the main thread's, so that three
+/// states a thread take about the memory two did with full tables.
+const HELPER_VCF_BITS: u32 = 15;
 
 impl<'a> Split<'a> {
     /// Helpers for a search of `board` on the threads of `pool`.
@@ -246,6 +253,7 @@ impl<'a> Split<'a> {
         self.made.fetch_add(1, Ordering::Relaxed);
         let limits = lock(&self.limits).clone();
         let mut thread = Thread::new(&self.root, self.tt, self.stop, &limits, self.options);
+        thread.use_vcf_table_bits(HELPER_VCF_BITS);
         thread.start = *lock(&self.start);
         Box::new(Worker { thread, point: 0 })
     }
