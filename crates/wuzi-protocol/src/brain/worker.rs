@@ -22,12 +22,14 @@ use crate::brain::output::Output;
 use crate::brain::swap2::{self, Swap2Answer};
 use crate::{Coord, Reply, SearchInfo};
 
-/// Work for the search thread.
+/// Work for the search thread. Boards are boxed: a queued job then costs a few words, not a
+/// board's tens of kilobytes (a manager may send thousands of `RESTART`s faster than the
+/// thread clears the table).
 pub enum Job {
     /// Find a move (or `multipv` moves) for the side to move.
     Think {
         id: u64,
-        board: Board,
+        board: Box<Board>,
         limits: Limits,
         stop: Arc<AtomicBool>,
         /// Write progress lines.
@@ -36,7 +38,7 @@ pub enum Job {
     /// Choose the answer of a swap2 stage.
     Swap2 {
         id: u64,
-        board: Board,
+        board: Box<Board>,
         limits: Limits,
         stop: Arc<AtomicBool>,
     },
@@ -70,10 +72,19 @@ where
         .name("search".into())
         .stack_size(16 << 20)
         .spawn(move || {
+            // Whether nothing was searched since the last clear: a second clear in a row (a
+            // burst of RESTARTs) would only empty the emptied table again.
+            let mut clean = true;
             for job in jobs {
+                if matches!(job, Job::Think { .. } | Job::Swap2 { .. }) {
+                    clean = false;
+                }
                 let (id, outcome) = match job {
                     Job::Clear => {
-                        searcher.clear();
+                        if !clean {
+                            searcher.clear();
+                            clean = true;
+                        }
                         continue;
                     }
                     Job::SetHash(bytes) => {

@@ -63,13 +63,13 @@ impl Session {
         let job = match kind {
             ThinkKind::Swap2 => Job::Swap2 {
                 id,
-                board,
+                board: Box::new(board),
                 limits,
                 stop,
             },
             _ => Job::Think {
                 id,
-                board,
+                board: Box::new(board),
                 limits,
                 stop,
                 report: self.settings.show_detail || matches!(kind, ThinkKind::Nbest(_)),
