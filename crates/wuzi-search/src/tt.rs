@@ -50,6 +50,10 @@ pub struct TranspositionTable {
     /// Buckets minus one (the bucket count is a power of two).
     mask: usize,
     generation: u8,
+    /// Whether a search has used the table since it was made or last emptied: emptying an
+    /// unused one (a burst of `RESTART`s) would only write zeros over zeros. Invariant: entries
+    /// are stored only after [`TranspositionTable::new_search`], as every search starts with it.
+    used: bool,
 }
 
 /// Packs an entry into 64 bits: cell+1 (16), score (16), eval (16), depth (8), bound (2),
@@ -122,6 +126,7 @@ impl TranspositionTable {
             slots,
             mask: buckets - 1,
             generation: 0,
+            used: false,
         }
     }
 
@@ -132,9 +137,14 @@ impl TranspositionTable {
     /// Marks a new search: older entries become preferred victims.
     pub fn new_search(&mut self) {
         self.generation = (self.generation + 1) & 63;
+        self.used = true;
     }
 
     pub fn clear(&mut self) {
+        if !self.used {
+            return;
+        }
+        self.used = false;
         for s in &self.slots {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
@@ -290,6 +300,20 @@ mod tests {
         // Reached at ply 2 instead, it is a win at ply 5.
         assert_eq!(tt.probe(key, 2).expect("stored").score, WIN - 5);
         assert!(tt.probe(key ^ 1, 4).is_none());
+    }
+
+    #[test]
+    fn clear_empties_a_used_table_and_skips_an_unused_one() {
+        let mut tt = TranspositionTable::new(1 << 10);
+        tt.new_search();
+        tt.store(5, 0, Some(3), 100, 0, 4, Bound::Exact);
+        tt.clear();
+        assert!(tt.probe(5, 0).is_none());
+        assert!(!tt.used);
+        tt.clear();
+        assert!(!tt.used);
+        tt.new_search();
+        assert!(tt.used);
     }
 
     #[test]

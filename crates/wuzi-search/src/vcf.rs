@@ -101,6 +101,11 @@ impl<'s> VcfSolver<'s> {
         self.table.clear();
     }
 
+    /// Replaces the table with an empty one of `2^bits` entries (allocated on first use).
+    pub fn set_table_bits(&mut self, bits: u32) {
+        self.table = Table::new(bits);
+    }
+
     /// Searches for a VCF of `attacker`, who moves next whatever the board's side to move, of
     /// at most `max_depth` fours before the five ([`UNLIMITED`] for no limit), visiting at
     /// most `node_limit` nodes. A position whose last move made a five is over (`NoWin`).

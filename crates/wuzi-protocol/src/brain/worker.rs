@@ -72,19 +72,10 @@ where
         .name("search".into())
         .stack_size(16 << 20)
         .spawn(move || {
-            // Whether nothing was searched since the last clear: a second clear in a row (a
-            // burst of RESTARTs) would only empty the emptied table again.
-            let mut clean = true;
             for job in jobs {
-                if matches!(job, Job::Think { .. } | Job::Swap2 { .. }) {
-                    clean = false;
-                }
                 let (id, outcome) = match job {
                     Job::Clear => {
-                        if !clean {
-                            searcher.clear();
-                            clean = true;
-                        }
+                        searcher.clear();
                         continue;
                     }
                     Job::SetHash(bytes) => {

@@ -6,7 +6,6 @@
 use super::{Thread, INF};
 use crate::movepick::MoveList;
 use crate::parallel::{Searched, SplitPoint};
-use crate::vcf::VcfSolver;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use wuzi_core::geometry::MAX_CELLS;
@@ -120,9 +119,7 @@ impl Thread<'_> {
     /// Gives a new helper state a VCF table of `2^bits` entries instead of the main thread's
     /// (allocated on first use, so the first one costs nothing).
     pub(crate) fn use_vcf_table_bits(&mut self, bits: u32) {
-        let mut vcf = VcfSolver::with_table_bits(bits);
-        vcf.set_stop(Some(self.stop));
-        self.vcf = vcf;
+        self.vcf.set_table_bits(bits);
     }
 
     /// The raw static evaluation of the node at `ply` on the current line, if computed.
