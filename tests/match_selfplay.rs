@@ -60,7 +60,10 @@ fn selfplay_at_short_time_control_two_at_once_has_no_time_losses() {
         assert!(
             matches!(
                 g.reason,
-                EndReason::Five | EndReason::FullBoard | EndReason::MoveLimit(_)
+                EndReason::Five
+                    | EndReason::FullBoard
+                    | EndReason::NoLegalMove
+                    | EndReason::MoveLimit(_)
             ),
             "game {}: {}",
             g.index + 1,

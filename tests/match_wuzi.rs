@@ -53,7 +53,10 @@ fn play(cfg: MatchConfig) -> MatchSummary {
         assert!(
             matches!(
                 g.reason,
-                EndReason::Five | EndReason::FullBoard | EndReason::MoveLimit(_)
+                EndReason::Five
+                    | EndReason::FullBoard
+                    | EndReason::NoLegalMove
+                    | EndReason::MoveLimit(_)
             ),
             "game {}: {}",
             g.index + 1,

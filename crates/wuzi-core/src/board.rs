@@ -760,6 +760,20 @@ impl Board {
             .is_some_and(|c| self.is_empty_cell(c) && self.may_play(self.side, c))
     }
 
+    /// Whether the side to move has any legal point. Only renju Black can be without one on a
+    /// board that is not full: every empty point forbidden. Referees call that a draw, as a
+    /// full board is; an engine asked to move there has nothing to answer.
+    pub fn has_legal_move(&mut self) -> bool {
+        if self.is_full() {
+            return false;
+        }
+        if self.rule != Rule::Renju || self.side == Color::White {
+            return true;
+        }
+        let empty = self.on_board.and_not(&self.occupied());
+        empty.iter().any(|c| self.may_play(Color::Black, c))
+    }
+
     /// Whether `color` may play the empty cell `cell` as far as forbidden points go: always
     /// for White and outside renju; for Black unless it is a forbidden point. Cheap except on
     /// the few cells flagged `FORBID_CANDIDATE` (see `forbidden_kind_at`).

@@ -94,3 +94,41 @@ proptest! {
         prop_assert_eq!(board.forbidden_points(), slow, "\n{}", board.to_text());
     }
 }
+
+/// A 7x7 renju position, Black to move (24 stones each), whose one empty point (3,0) would
+/// make Black an overline of seven and nothing else: Black has no legal move, though the
+/// board is not full.
+#[test]
+fn renju_black_with_only_forbidden_points_has_no_legal_move() {
+    let rows = [
+        "xxx.xxx", "xxxoxox", "xxxooox", "oooxxxo", "ooxoooo", "oxooxoo", "ooxxoox",
+    ];
+    // Black's stones first, White's last, so that Black is to move; `left_empty` stay empty.
+    let build = |rule: Rule, left_empty: &[(u8, u8)]| {
+        let mut board = Board::new(7, 7, rule).expect("a 7x7 board");
+        for color in [Color::Black, Color::White] {
+            let mark = if color == Color::Black { 'x' } else { 'o' };
+            for (y, row) in rows.iter().enumerate() {
+                for (x, c) in row.chars().enumerate() {
+                    let (x, y) = (x as u8, y as u8);
+                    if c == mark && !left_empty.contains(&(x, y)) {
+                        board
+                            .place(color, Point::new(x, y))
+                            .expect("an empty point");
+                    }
+                }
+            }
+        }
+        board
+    };
+    let mut renju = build(Rule::Renju, &[]);
+    assert_eq!(renju.side_to_move(), Color::Black);
+    assert!(!renju.is_full());
+    assert!(renju.is_forbidden(Point::new(3, 0)));
+    assert!(!renju.has_legal_move());
+    assert!(build(Rule::Freestyle, &[]).has_legal_move());
+    // One stone of each colour fewer: Black may play (6,6).
+    let mut two_empty = build(Rule::Renju, &[(6, 6), (5, 6)]);
+    assert_eq!(two_empty.side_to_move(), Color::Black);
+    assert!(two_empty.has_legal_move());
+}

@@ -39,13 +39,15 @@ pub enum EndReason {
     Memory { bytes: u64, limit: u64 },
     /// The board is full: a draw.
     FullBoard,
+    /// Renju Black is to move and every empty point is forbidden: a draw, as a full board is.
+    NoLegalMove,
     /// The move limit was reached: a draw.
     MoveLimit(usize),
 }
 
 impl EndReason {
     /// A one-word key for tallies: `five`, `forbidden`, `occupied`, `off-board`, `crash`,
-    /// `garbage`, `protocol`, `time`, `memory`, `full-board`, `move-limit`.
+    /// `garbage`, `protocol`, `time`, `memory`, `full-board`, `no-legal-move`, `move-limit`.
     pub fn key(&self) -> &'static str {
         match self {
             EndReason::Five => "five",
@@ -58,12 +60,16 @@ impl EndReason {
             EndReason::Time(_) => "time",
             EndReason::Memory { .. } => "memory",
             EndReason::FullBoard => "full-board",
+            EndReason::NoLegalMove => "no-legal-move",
             EndReason::MoveLimit(_) => "move-limit",
         }
     }
 
     pub fn is_draw(&self) -> bool {
-        matches!(self, EndReason::FullBoard | EndReason::MoveLimit(_))
+        matches!(
+            self,
+            EndReason::FullBoard | EndReason::NoLegalMove | EndReason::MoveLimit(_)
+        )
     }
 
     /// True for the faults after which the engine is killed and restarted.
@@ -94,6 +100,7 @@ impl std::fmt::Display for EndReason {
                 write!(f, "memory {bytes} bytes over max_memory {limit}")
             }
             EndReason::FullBoard => f.write_str("board full"),
+            EndReason::NoLegalMove => f.write_str("no legal move: every empty point is forbidden"),
             EndReason::MoveLimit(n) => write!(f, "move limit {n} reached"),
         }
     }

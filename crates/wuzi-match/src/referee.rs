@@ -12,7 +12,7 @@
 //! ([`crate::clock`]) loses on time; a crash, a line that is no reply of the protocol, or a
 //! well-formed reply that is not a move loses; a move off the board or on an occupied point
 //! loses; Black's forbidden move under renju loses; five (per rule, by wuzi-core) wins; a
-//! full board or the move limit draws. `MESSAGE`, `DEBUG`, `ERROR` and `UNKNOWN` lines while
+//! full board, renju Black left with only forbidden points, or the move limit draws. `MESSAGE`, `DEBUG`, `ERROR` and `UNKNOWN` lines while
 //! waiting for a move are logged and otherwise ignored (an engine may answer an `INFO` it does
 //! not know that way); `ERROR` or `UNKNOWN` in answer to `START` loses.
 //!
@@ -233,6 +233,9 @@ impl<'a> Game<'a> {
             }
             if self.board.is_full() {
                 return Ok(Some((None, EndReason::FullBoard)));
+            }
+            if !self.board.has_legal_move() {
+                return Ok(Some((None, EndReason::NoLegalMove)));
             }
             if let Some(limit) = self.cfg.max_moves {
                 if self.board.move_count() >= limit {

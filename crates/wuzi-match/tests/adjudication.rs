@@ -369,3 +369,36 @@ fn an_endless_line_is_garbage() {
         assert!(text.starts_with("xxxx") && text.ends_with("..."), "{text}");
     }
 }
+
+#[test]
+fn renju_black_left_with_only_forbidden_points_draws() {
+    // 7x7: after these 48 stones the one empty point, 3,0, would give Black an overline of
+    // seven. The referee must call the draw instead of asking Black for a move it cannot make.
+    let rows = [
+        "xxx.xxx", "xxxoxox", "xxxooox", "oooxxxo", "ooxoooo", "oxooxoo", "ooxxoox",
+    ];
+    let points = |mark: char| -> Vec<String> {
+        let mut out = vec!["script".to_string()];
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                if c == mark {
+                    out.push(format!("{x},{y}"));
+                }
+            }
+        }
+        out
+    };
+    let (black, white) = (points('x'), points('o'));
+    let black: Vec<&str> = black.iter().map(String::as_str).collect();
+    let white: Vec<&str> = white.iter().map(String::as_str).collect();
+    let mut cfg = config(engine("b", &black), engine("w", &white));
+    (cfg.width, cfg.height) = (7, 7);
+    cfg.rule = Rule::Renju;
+    cfg.games = 1;
+    let summary = play(cfg);
+    let g = &summary.games[0];
+    assert_eq!(g.reason, EndReason::NoLegalMove, "{}", g.reason);
+    assert_eq!(g.winner, None);
+    assert_eq!(g.moves.len(), 48);
+    assert_eq!(summary.stats.total[0].draws, 1);
+}
