@@ -84,7 +84,7 @@ pub enum EvalChoice {
 
 /// The rules whose committed learned weights won their match against the hand-set
 /// evaluation (`docs/evaluation.md`).
-pub const LEARNED_BY_DEFAULT: &[Rule] = &[Rule::Freestyle, Rule::Standard, Rule::Renju];
+pub const LEARNED_BY_DEFAULT: &[Rule] = &[Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro];
 
 impl EvalChoice {
     /// Reads a command-line value: `auto`, `classic`, `learned`, or the path of a weights
