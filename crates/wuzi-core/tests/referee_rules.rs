@@ -11,6 +11,7 @@
 
 use proptest::prelude::*;
 use wuzi_core::{reference, Board, Color, ForbiddenKind, Point, Rule};
+use wuzi_testkit::position::{board_from_rows, ONLY_FORBIDDEN_LEFT_7X7};
 use wuzi_testkit::referee::{referee_cases, Source};
 
 fn slow_forbidden_points(board: &Board) -> Vec<(Point, ForbiddenKind)> {
@@ -95,40 +96,28 @@ proptest! {
     }
 }
 
-/// A 7x7 renju position, Black to move (24 stones each), whose one empty point (3,0) would
-/// make Black an overline of seven and nothing else: Black has no legal move, though the
-/// board is not full.
+/// `ONLY_FORBIDDEN_LEFT_7X7`: Black has no legal move though the board is not full.
 #[test]
 fn renju_black_with_only_forbidden_points_has_no_legal_move() {
-    let rows = [
-        "xxx.xxx", "xxxoxox", "xxxooox", "oooxxxo", "ooxoooo", "oxooxoo", "ooxxoox",
-    ];
-    // Black's stones first, White's last, so that Black is to move; `left_empty` stay empty.
-    let build = |rule: Rule, left_empty: &[(u8, u8)]| {
-        let mut board = Board::new(7, 7, rule).expect("a 7x7 board");
-        for color in [Color::Black, Color::White] {
-            let mark = if color == Color::Black { 'x' } else { 'o' };
-            for (y, row) in rows.iter().enumerate() {
-                for (x, c) in row.chars().enumerate() {
-                    let (x, y) = (x as u8, y as u8);
-                    if c == mark && !left_empty.contains(&(x, y)) {
-                        board
-                            .place(color, Point::new(x, y))
-                            .expect("an empty point");
-                    }
-                }
-            }
+    // The diagram's stones go down row by row, Black's last; the side to move is then set
+    // to Black, as the stone counts (24 each) say it is.
+    let build = |rule: Rule, rows: &[&str]| {
+        let mut board = board_from_rows(rows, rule, 'x', 'o');
+        if board.side_to_move() != Color::Black {
+            board.pass();
         }
         board
     };
-    let mut renju = build(Rule::Renju, &[]);
-    assert_eq!(renju.side_to_move(), Color::Black);
+    let mut renju = build(Rule::Renju, &ONLY_FORBIDDEN_LEFT_7X7);
+    assert_eq!(renju.move_count(), 48);
     assert!(!renju.is_full());
     assert!(renju.is_forbidden(Point::new(3, 0)));
     assert!(!renju.has_legal_move());
-    assert!(build(Rule::Freestyle, &[]).has_legal_move());
-    // One stone of each colour fewer: Black may play (6,6).
-    let mut two_empty = build(Rule::Renju, &[(6, 6), (5, 6)]);
-    assert_eq!(two_empty.side_to_move(), Color::Black);
+    assert!(build(Rule::Freestyle, &ONLY_FORBIDDEN_LEFT_7X7).has_legal_move());
+    // One stone of each colour fewer (5,6 and 6,6 empty): Black may play 6,6.
+    let mut rows = ONLY_FORBIDDEN_LEFT_7X7;
+    rows[6] = "ooxxo..";
+    let mut two_empty = build(Rule::Renju, &rows);
+    assert_eq!(two_empty.move_count(), 46);
     assert!(two_empty.has_legal_move());
 }

@@ -12,9 +12,10 @@
 //! ([`crate::clock`]) loses on time; a crash, a line that is no reply of the protocol, or a
 //! well-formed reply that is not a move loses; a move off the board or on an occupied point
 //! loses; Black's forbidden move under renju loses; five (per rule, by wuzi-core) wins; a
-//! full board, renju Black left with only forbidden points, or the move limit draws. `MESSAGE`, `DEBUG`, `ERROR` and `UNKNOWN` lines while
-//! waiting for a move are logged and otherwise ignored (an engine may answer an `INFO` it does
-//! not know that way); `ERROR` or `UNKNOWN` in answer to `START` loses.
+//! full board, renju Black left with only forbidden points, or the move limit draws.
+//! `MESSAGE`, `DEBUG`, `ERROR` and `UNKNOWN` lines while waiting for a move are logged and
+//! otherwise ignored (an engine may answer an `INFO` it does not know that way); `ERROR` or
+//! `UNKNOWN` in answer to `START` loses.
 //!
 //! Between games a reused engine is sent `RESTART` instead of `START` (when the match asks
 //! for it); an engine that answers it with anything but `OK` is sent `START` and never

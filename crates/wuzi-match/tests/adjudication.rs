@@ -8,6 +8,7 @@ use std::time::Duration;
 use common::{config, engine, play, run_within};
 use wuzi_core::{Color, ForbiddenKind, Point, Rule};
 use wuzi_match::{EndReason, GameResult, MatchError};
+use wuzi_testkit::position::ONLY_FORBIDDEN_LEFT_7X7;
 
 /// Plays `bad` against a random mover (two games, each colour once) and returns the games;
 /// checks that the bad engine lost both.
@@ -372,14 +373,12 @@ fn an_endless_line_is_garbage() {
 
 #[test]
 fn renju_black_left_with_only_forbidden_points_draws() {
-    // 7x7: after these 48 stones the one empty point, 3,0, would give Black an overline of
-    // seven. The referee must call the draw instead of asking Black for a move it cannot make.
-    let rows = [
-        "xxx.xxx", "xxxoxox", "xxxooox", "oooxxxo", "ooxoooo", "oxooxoo", "ooxxoox",
-    ];
+    // The two sides play out `ONLY_FORBIDDEN_LEFT_7X7`; after its 48 stones the one empty
+    // point would give Black an overline. The referee must call the draw instead of asking
+    // Black for a move it cannot make.
     let points = |mark: char| -> Vec<String> {
         let mut out = vec!["script".to_string()];
-        for (y, row) in rows.iter().enumerate() {
+        for (y, row) in ONLY_FORBIDDEN_LEFT_7X7.iter().enumerate() {
             for (x, c) in row.chars().enumerate() {
                 if c == mark {
                     out.push(format!("{x},{y}"));

@@ -67,3 +67,10 @@ pub fn dense_board(
     }
     board
 }
+
+/// A 7x7 renju position (`x` Black, `o` White, 24 stones each, so Black is to move) whose one
+/// empty point, 3,0, would give Black an overline of seven and nothing else: Black has no
+/// legal move though the board is not full, and no line holds five of a colour.
+pub const ONLY_FORBIDDEN_LEFT_7X7: [&str; 7] = [
+    "xxx.xxx", "xxxoxox", "xxxooox", "oooxxxo", "ooxoooo", "oxooxoo", "ooxxoox",
+];
