@@ -2,18 +2,13 @@
 //! legal moves, and at a fixed depth with pruning, the table and threat search off, the same
 //! score on every bench position, with the root split alone and with split points at every
 //! depth from 3 (splitting changes the order of work, not the minimax value). Small depths keep CI quick; `WUZI_PARALLEL_DEPTH` asks for deeper.
-//!
-//! `scaling_model` (ignored; run with `--ignored --nocapture`) prints the model of
-//! `docs/parallel.md`: how the nodes of the last iteration divide between the principal root
-//! move (searched alone: the serial part) and the other root moves, and the speedups a root
-//! split can reach with 2 to 64 threads, with the principal searched first (the serial part)
-//! or beside the others (what the split does in an aspiration window). The model counts nodes
-//! at the final bounds: it leaves out the extra nodes of looser windows and of lost table hits.
+//! The model of how the search scales past the cores at hand is `wuzi bench --model`
+//! (`wuzi-search/src/bench/model.rs`).
 
 use std::sync::atomic::AtomicBool;
 use wuzi_search::bench::{BenchPosition, POSITIONS};
 use wuzi_search::parallel::{Pool, Split};
-use wuzi_search::search::{self, RootMove, Thread};
+use wuzi_search::search::{RootMove, Thread};
 use wuzi_search::tt::TranspositionTable;
 use wuzi_search::{Limits, Options, Searcher, SplitDepth, WIN};
 
@@ -215,114 +210,6 @@ fn a_set_stop_flag_ends_every_worker() {
     let result = searcher.search(&board, &limits, &stop, &mut |_| {});
     let result = result.expect("a move even when stopped at once");
     assert!(result.depth <= 1, "searched to depth {}", result.depth);
-}
-
-/// Greedy list scheduling in order on `p` processors (what the pool's work stealing does
-/// with one task per move): the time when the last move is done.
-fn makespan(work: &[u64], p: usize) -> u64 {
-    let mut free = vec![0u64; p];
-    for &w in work {
-        let (i, _) = free.iter().enumerate().min_by_key(|(_, &t)| t).unwrap();
-        free[i] += w;
-    }
-    free.into_iter().max().unwrap_or(0)
-}
-
-#[test]
-#[ignore = "a measurement: prints the scaling model of docs/parallel.md"]
-fn scaling_model() {
-    let depth: u32 = std::env::var("WUZI_MODEL_DEPTH")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(9);
-    let procs = [2usize, 4, 8, 16, 64];
-    println!(
-        "position            moves  principal%  largest-other%  speedup at {procs:?} threads: \
-         principal first | principal beside the others"
-    );
-    let mut total_serial = 0u64;
-    let mut total_principal = 0u64;
-    let mut total_span = vec![0u64; procs.len()];
-    let mut total_beside = vec![0u64; procs.len()];
-    for pos in POSITIONS {
-        let board = pos.board().unwrap();
-        let tt = TranspositionTable::new(16 << 20);
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            max_depth: Some(depth - 1),
-            ..Limits::default()
-        };
-        let mut thread = Thread::new(&board, &tt, &stop, &limits, Options::default());
-        let (moves, reached) = search::iterate(&mut thread, &mut |_| {});
-        if moves.len() < 2 || reached + 1 < depth {
-            println!(
-                "{:<18} {:>6}  (settled before depth {depth})",
-                pos.name,
-                moves.len()
-            );
-            continue;
-        }
-        // The last iteration, move by move: the principal with the full window, the others
-        // with the null window at its score, as the split searches them.
-        let d = depth as i32;
-        let before = thread.nodes;
-        let mut first: Vec<RootMove> = moves[..1].to_vec();
-        let score = thread.search_root(&mut first, d, -WIN - 1, WIN + 1);
-        let principal = thread.nodes - before;
-        let mut work = Vec::new();
-        for m in &moves[1..] {
-            let before = thread.nodes;
-            thread.search_root(&mut [m.clone()], d, score, score + 1);
-            work.push(thread.nodes - before);
-        }
-        let rest: u64 = work.iter().sum();
-        let serial = principal + rest;
-        let largest = work.iter().copied().max().unwrap_or(0);
-        let mut all = vec![principal];
-        all.extend_from_slice(&work);
-        let mut speedups: Vec<String> = procs
-            .iter()
-            .enumerate()
-            .map(|(k, &p)| {
-                let span = principal + makespan(&work, p);
-                total_span[k] += span;
-                format!("{:.2}", serial as f64 / span as f64)
-            })
-            .collect();
-        speedups.push("|".into());
-        for (k, &p) in procs.iter().enumerate() {
-            let span = makespan(&all, p);
-            total_beside[k] += span;
-            speedups.push(format!("{:.2}", serial as f64 / span as f64));
-        }
-        total_serial += serial;
-        total_principal += principal;
-        println!(
-            "{:<18} {:>6}  {:>9.1}  {:>14.1}  {}",
-            pos.name,
-            moves.len(),
-            100.0 * principal as f64 / serial as f64,
-            100.0 * largest as f64 / serial as f64,
-            speedups.join(" ")
-        );
-    }
-    let mut speedups: Vec<String> = total_span
-        .iter()
-        .map(|&s| format!("{:.2}", total_serial as f64 / s.max(1) as f64))
-        .collect();
-    speedups.push("|".into());
-    speedups.extend(
-        total_beside
-            .iter()
-            .map(|&s| format!("{:.2}", total_serial as f64 / s.max(1) as f64)),
-    );
-    println!(
-        "all (node-weighted)        {:>9.1}  {:>14}  {}   Amdahl limit {:.2}",
-        100.0 * total_principal as f64 / total_serial.max(1) as f64,
-        "",
-        speedups.join(" "),
-        total_serial as f64 / total_principal.max(1) as f64
-    );
 }
 
 /// The root's threat solvers (VCF first, then the VCT, which runs beside the deepening on

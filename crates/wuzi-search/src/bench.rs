@@ -6,11 +6,12 @@
 //! summed over the threads and vary from run to run: they measure, they sign nothing.
 
 use crate::eval::EvalChoice;
-use crate::{Limits, Searcher};
+use crate::{Limits, Searcher, SplitDepth};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use wuzi_core::{notation, Board, Point, Rule};
 
+pub mod model;
 pub mod movegen;
 pub mod positions;
 
@@ -160,12 +161,13 @@ impl BenchResult {
 
 /// Searches every position on `threads` threads; `depth` overrides the positions' own
 /// depths, and `movetime` replaces the depth by a time limit (then the node counts are not
-/// reproducible).
+/// reproducible). `split_depth` matters only on several threads.
 pub fn run(
     depth: Option<u32>,
     movetime: Option<Duration>,
     threads: usize,
     eval: EvalChoice,
+    split_depth: SplitDepth,
     mut progress: impl FnMut(&BenchResult),
 ) -> Result<Vec<BenchResult>, String> {
     let stop = AtomicBool::new(false);
@@ -173,6 +175,7 @@ pub fn run(
     let mut searcher = Searcher::new(HASH_BYTES);
     searcher.set_options(crate::Options {
         eval,
+        split_depth,
         ..crate::Options::default()
     });
     searcher.set_threads(threads).map_err(|e| e.to_string())?;

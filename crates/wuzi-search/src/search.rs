@@ -32,12 +32,14 @@ use wuzi_core::{flag, Bitboard, Board, Cell, Color, Point};
 
 mod iterate;
 mod root;
+mod span;
 mod split;
 
 use split::SplitNode;
 
 pub use iterate::iterate;
 pub(crate) use iterate::{deepen, report_win};
+pub use span::SpanModel;
 
 pub const MAX_PLY: usize = 128;
 pub const MAX_DEPTH: i32 = 100;
@@ -116,6 +118,8 @@ pub struct Thread<'a> {
     /// Per ply: the move a singular-extension search leaves out there (the table move whose
     /// alternatives it measures); such a search neither cuts off on nor stores to the table.
     excluded: Vec<Option<Cell>>,
+    /// The work-and-span model of `span.rs`, when a caller wants it (`None`: off).
+    pub span: Option<Box<SpanModel>>,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -174,6 +178,7 @@ impl<'a> Thread<'a> {
             cut_chain: Vec::new(),
             cut: false,
             excluded: vec![None; MAX_PLY + 2],
+            span: None,
         }
     }
 
@@ -310,7 +315,44 @@ impl<'a> Thread<'a> {
     }
 
     /// One node of the tree (not the root).
+    #[inline]
     pub(crate) fn node(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        is_pv: bool,
+    ) -> i32 {
+        if self.span.is_none() {
+            return self.search_node(alpha, beta, depth, ply, is_pv);
+        }
+        self.span_open();
+        let score = self.search_node(alpha, beta, depth, ply, is_pv);
+        self.span_close();
+        score
+    }
+
+    fn span_open(&mut self) {
+        if let Some(span) = self.span.as_mut() {
+            span.open(self.nodes);
+        }
+    }
+
+    fn span_close(&mut self) {
+        if let Some(span) = self.span.as_mut() {
+            span.close(self.nodes);
+        }
+    }
+
+    /// The span model: the move just searched was sequential or would be handed out.
+    fn span_end_move(&mut self, handed_out: bool) {
+        if let Some(span) = self.span.as_mut() {
+            span.end_move(handed_out);
+        }
+    }
+
+    fn search_node(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
@@ -494,8 +536,11 @@ impl<'a> Thread<'a> {
         } else {
             self.options.split_depth.other
         };
+        // The moves from here on would go to helpers (for the span model; `parallel.rs`).
+        let mut handed_out = false;
         for i in 0..list.moves.len() {
             if searched > 0 && depth >= split_depth.max(3) && list.moves.len() - i >= 2 {
+                handed_out = true;
                 if let Some(split) = self.split.clone().filter(|s| s.has_room()) {
                     // Young brothers wait: the moves searched set the bound, the rest run
                     // on the helpers, pruned by move count as this loop would prune them.
@@ -589,6 +634,7 @@ impl<'a> Thread<'a> {
                 }
             }
             self.board.unmake();
+            self.span_end_move(handed_out);
             if self.stopped {
                 self.lists[ply] = list;
                 return 0;

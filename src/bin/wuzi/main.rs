@@ -71,6 +71,14 @@ enum Command {
         /// swing between consecutive depths, instead of benchmarking.
         #[arg(long, value_name = "DEPTH")]
         swing: Option<u32>,
+        /// Print the work and span of the one-thread search on every position, and the
+        /// speedups they allow on 2 to 64 threads (docs/parallel.md), instead of benchmarking.
+        #[arg(long)]
+        model: bool,
+        /// The least depths at which principal-variation and other nodes split among
+        /// threads (each at least 3), for the parallel bench and for --model.
+        #[arg(long, value_name = "PV,OTHER", value_parser = parse_split_depth, default_value = "3,7")]
+        split_depth: wuzi_search::SplitDepth,
     },
 }
 
@@ -96,6 +104,8 @@ fn main() -> ExitCode {
             check,
             eval,
             swing,
+            model,
+            split_depth,
         } => {
             let eval = match wuzi_search::eval::EvalChoice::from_arg(&eval) {
                 Ok(e) => e,
@@ -106,6 +116,9 @@ fn main() -> ExitCode {
             };
             if let Some(depth) = swing {
                 return swing_command(depth, eval);
+            }
+            if model {
+                return model_command(depth, eval, split_depth);
             }
             if movegen {
                 movegen_bench(ms, json);
@@ -121,6 +134,7 @@ fn main() -> ExitCode {
                 movetime.map(Duration::from_millis),
                 threads,
                 eval,
+                split_depth,
                 json,
                 check,
             )
@@ -136,6 +150,69 @@ fn resolve_threads(threads: usize) -> usize {
         threads
     };
     threads.clamp(1, wuzi_search::parallel::MAX_THREADS)
+}
+
+/// `--split-depth PV,OTHER`: both at least 3 (a split node prunes by move count only).
+fn parse_split_depth(text: &str) -> Result<wuzi_search::SplitDepth, String> {
+    let (pv, other) = text
+        .split_once(',')
+        .ok_or_else(|| format!("{text:?}: expected PV,OTHER, e.g. 3,7"))?;
+    let depth = |t: &str| -> Result<i32, String> {
+        match t.trim().parse::<i32>() {
+            Ok(d) if (3..=100).contains(&d) => Ok(d),
+            _ => Err(format!(
+                "{t:?}: a split depth is a whole number from 3 to 100"
+            )),
+        }
+    };
+    Ok(wuzi_search::SplitDepth {
+        pv: depth(pv)?,
+        other: depth(other)?,
+    })
+}
+
+/// `wuzi bench --model`: work, span and the speedups they allow (no search overhead).
+fn model_command(
+    depth: Option<u32>,
+    eval: wuzi_search::eval::EvalChoice,
+    split: wuzi_search::SplitDepth,
+) -> ExitCode {
+    let rows = match search_bench::model::run(depth, eval, split) {
+        Ok(rows) => rows,
+        Err(e) => {
+            eprintln!("wuzi bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let threads = [2usize, 4, 8, 16, 64];
+    println!(
+        "{:<18} {:>10} {:>10} {:>8}   speedup at most (at least) on {threads:?} threads",
+        "position", "work", "span", "W/S"
+    );
+    let print = |row: &search_bench::model::WorkSpan| {
+        let speedups: Vec<String> = threads
+            .iter()
+            .map(|&p| {
+                let (low, high) = row.speedup(p, 1.0);
+                format!("{high:.2} ({low:.2})")
+            })
+            .collect();
+        println!(
+            "{:<18} {:>10} {:>10} {:>8.2}   {}",
+            row.name,
+            row.work,
+            row.span,
+            row.parallelism(),
+            speedups.join("  ")
+        );
+    };
+    rows.iter().for_each(print);
+    print(&search_bench::model::WorkSpan {
+        name: "all",
+        work: rows.iter().map(|r| r.work).sum(),
+        span: rows.iter().map(|r| r.span).sum(),
+    });
+    ExitCode::SUCCESS
 }
 
 /// `wuzi bench --swing`: how far the score moves from one depth to the next.
@@ -170,10 +247,11 @@ fn search_bench_command(
     movetime: Option<Duration>,
     threads: usize,
     eval: wuzi_search::eval::EvalChoice,
+    split_depth: wuzi_search::SplitDepth,
     json: bool,
     check: Option<std::path::PathBuf>,
 ) -> ExitCode {
-    let results = match search_bench::run(depth, movetime, threads, eval, |r| {
+    let results = match search_bench::run(depth, movetime, threads, eval, split_depth, |r| {
         if !json {
             println!(
                 "{:<18} depth {:>2} best {:<4} score {:>6} nodes {:>10} time {:>7} ms  {:>8} nps  first-move cut-offs {:>5.1}%",
@@ -303,4 +381,20 @@ fn parse_test_args<A: clap::Args + clap::FromArgMatches>(name: &'static str, lis
         .try_get_matches_from(std::iter::once(name).chain(list.iter().copied()))
         .expect("arguments");
     A::from_arg_matches(&matches).expect("arguments")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_split_depth;
+
+    #[test]
+    fn split_depths_are_two_depths_from_3() {
+        let d = parse_split_depth("3,7").expect("valid");
+        assert_eq!((d.pv, d.other), (3, 7));
+        let d = parse_split_depth(" 4 , 100 ").expect("spaces are fine");
+        assert_eq!((d.pv, d.other), (4, 100));
+        for bad in ["3", "2,7", "3,101", "a,7", "3,7,9", ""] {
+            assert!(parse_split_depth(bad).is_err(), "{bad:?}");
+        }
+    }
 }

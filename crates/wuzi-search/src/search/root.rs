@@ -81,6 +81,19 @@ impl Thread<'_> {
         &mut self,
         moves: &mut [RootMove],
         depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.span_open();
+        let best = self.search_root_moves(moves, depth, alpha, beta);
+        self.span_close();
+        best
+    }
+
+    fn search_root_moves(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: i32,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
@@ -105,6 +118,8 @@ impl Thread<'_> {
                 s
             };
             self.board.unmake();
+            // The root split hands out every move after the first.
+            self.span_end_move(i > 0);
             if self.stopped {
                 return best;
             }
@@ -160,6 +175,9 @@ impl Thread<'_> {
             self.stop,
         );
         self.nodes += nodes;
+        if let Some(span) = self.span.as_mut() {
+            span.beside_deepening(nodes);
+        }
         line.map(|line| self.proven_root_move(line))
     }
 
