@@ -9,7 +9,8 @@
 //! (`movepick.rs`). Late quiet moves are reduced (LMR) and, near the leaves, pruned by move
 //! count and futility; a node whose static value reaches beta may pass (null move, verified
 //! when deep); a table move far better than every alternative is searched a ply deeper
-//! (singular extension). At depth 0 the side to move's VCF is the quiescence. Scores are from
+//! (singular extension). At depth 0 the static value stands if it reaches beta; below it, the
+//! side to move's VCF is the quiescence. Scores are from
 //! the side to move's view; `WIN - n` is a five made `n` plies from the root.
 //!
 //! A node is one call of `node` or `leaf` (one position visited), the root included.
@@ -232,11 +233,17 @@ impl<'a> Thread<'a> {
     }
 
     /// Depth is spent: the side to move's continuous fours are the quiescence (a VCF proves
-    /// a win with its distance), else the static evaluation.
+    /// a win with its distance), else the static evaluation. A static value already at beta
+    /// fails high as a win would: the VCF is skipped.
     fn leaf(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
-        let _ = (alpha, beta);
+        let _ = alpha;
         if self.options.textbook.is_some() {
             return eval::material(&self.board);
+        }
+        let raw = self.evaluator.evaluate(&self.board);
+        let stand_pat = self.smoothed(raw, ply);
+        if stand_pat >= beta {
+            return stand_pat;
         }
         let us = self.board.side_to_move();
         if self.options.threat_search && !self.board.cells_making(us, flag::FOUR).is_empty() {
@@ -248,8 +255,7 @@ impl<'a> Thread<'a> {
                 return WIN - (ply + line.len()) as i32;
             }
         }
-        let raw = self.evaluator.evaluate(&self.board);
-        self.smoothed(raw, ply)
+        stand_pat
     }
 
     /// The static value of the node at `ply` from its raw evaluation: the mean of it and the
