@@ -235,8 +235,7 @@ impl<'a> Thread<'a> {
     /// Depth is spent: the side to move's continuous fours are the quiescence (a VCF proves
     /// a win with its distance), else the static evaluation. A static value already at beta
     /// fails high as a win would: the VCF is skipped.
-    fn leaf(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
-        let _ = alpha;
+    fn leaf(&mut self, beta: i32, ply: usize) -> i32 {
         if self.options.textbook.is_some() {
             return eval::material(&self.board);
         }
@@ -393,7 +392,7 @@ impl<'a> Thread<'a> {
             return score;
         }
         if depth <= 0 {
-            return self.leaf(alpha, beta, ply);
+            return self.leaf(beta, ply);
         }
         let hash = self.board.hash();
         let entry = if self.options.use_tt {
