@@ -148,24 +148,17 @@ pub struct Options {
     pub split_depth: SplitDepth,
 }
 
-/// The least depths at which nodes split (see [`Options::split_depth`]). All are at least
+/// The least depths at which nodes split (see [`Options::split_depth`]). Both are at least
 /// 3: a split node prunes the moves it hands out by move count, never by futility.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitDepth {
     pub pv: i32,
     pub other: i32,
-    /// While a pool thread has nothing to search, any node from this depth splits, so the
-    /// idle thread steals its moves at once instead of waiting for a node deep enough.
-    pub idle: i32,
 }
 
 impl Default for SplitDepth {
     fn default() -> SplitDepth {
-        SplitDepth {
-            pv: 3,
-            other: 7,
-            idle: 4,
-        }
+        SplitDepth { pv: 3, other: 7 }
     }
 }
 

@@ -122,25 +122,11 @@ impl TranspositionTable {
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         let mut slots = Vec::with_capacity(buckets * BUCKET);
         slots.resize_with(buckets * BUCKET, Slot::default);
-        let table = TranspositionTable {
+        TranspositionTable {
             slots,
             mask: buckets - 1,
             generation: 0,
             used: false,
-        };
-        table.write_zeros();
-        table
-    }
-
-    /// Writes every slot. The allocator hands out a zeroed table as untouched pages that
-    /// all map the kernel's zero page: the search's first store to each then copies it,
-    /// and with several threads every copy flushes the other cores' TLBs (an interrupt to
-    /// each; 3% of two threads' time on the bench, `docs/parallel.md`). Written once here,
-    /// the pages are the process's own before the search starts.
-    fn write_zeros(&self) {
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
         }
     }
 
@@ -159,7 +145,10 @@ impl TranspositionTable {
             return;
         }
         self.used = false;
-        self.write_zeros();
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
         self.generation = 0;
     }
 
