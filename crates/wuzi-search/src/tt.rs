@@ -122,11 +122,25 @@ impl TranspositionTable {
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         let mut slots = Vec::with_capacity(buckets * BUCKET);
         slots.resize_with(buckets * BUCKET, Slot::default);
-        TranspositionTable {
+        let table = TranspositionTable {
             slots,
             mask: buckets - 1,
             generation: 0,
             used: false,
+        };
+        table.write_zeros();
+        table
+    }
+
+    /// Writes every slot. The allocator hands out a zeroed table as untouched pages that
+    /// all map the kernel's zero page: the search's first store to each then copies it,
+    /// and with several threads every copy flushes the other cores' TLBs (an interrupt to
+    /// each; 3% of two threads' time on the bench, `docs/parallel.md`). Written once here,
+    /// the pages are the process's own before the search starts.
+    fn write_zeros(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
         }
     }
 
@@ -145,10 +159,7 @@ impl TranspositionTable {
             return;
         }
         self.used = false;
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
-        }
+        self.write_zeros();
         self.generation = 0;
     }
 
