@@ -222,6 +222,19 @@ fn pattern_name(p: Pattern) -> &'static str {
 }
 
 impl Weights {
+    /// Multiplies every cell value by `factor`, rounded to the nearest integer (an exact half
+    /// to the even one) and kept in range; forbidden combinations stay 0. The threat table is
+    /// not touched.
+    pub fn scale_cells(&mut self, factor: f64) {
+        for table in &mut self.cell {
+            for v in table.iter_mut() {
+                *v = (f64::from(*v) * factor)
+                    .round_ties_even()
+                    .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
+            }
+        }
+    }
+
     /// All zero.
     pub fn zero(rule: Rule) -> Weights {
         Weights {
@@ -486,6 +499,28 @@ mod tests {
         // Every code maps to the combo of its sorted nibbles.
         let code = 0x2_5_1_8u16;
         assert_eq!(combos()[combo(code)], [1, 2, 5, 8]);
+    }
+
+    #[test]
+    fn scaling_the_cells_leaves_the_threat_table() {
+        let mut w = Weights::zero(Rule::Freestyle);
+        w.cell[0][3] = 30;
+        w.cell[1][5] = -11;
+        w.cell[0][7] = 30_000;
+        w.threat[0][2] = 40;
+        let before = w.clone();
+        w.scale_cells(1.35);
+        assert_eq!(w.cell[0][3], 41); // 40.5 (a little more in binary) rounds up
+        assert_eq!(w.cell[1][5], -15); // -14.85
+        assert_eq!(w.cell[0][7], i16::MAX); // 40,500 is kept in range
+        assert_eq!(w.threat, before.threat);
+        w.scale_cells(1.0);
+        assert_eq!(w.cell[1][5], -15);
+        let mut halves = Weights::zero(Rule::Freestyle);
+        halves.cell[0][0] = 3;
+        halves.cell[0][1] = 5;
+        halves.scale_cells(1.5); // 4.5 and 7.5, exact: to the even neighbour
+        assert_eq!((halves.cell[0][0], halves.cell[0][1]), (4, 8));
     }
 
     #[test]
