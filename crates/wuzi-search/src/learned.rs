@@ -510,7 +510,7 @@ mod tests {
         w.threat[0][2] = 40;
         let before = w.clone();
         w.scale_cells(1.35);
-        assert_eq!(w.cell[0][3], 41); // 40.5 (a little more in binary) rounds up
+        assert_eq!(w.cell[0][3], 40); // 30 x 1.35 is 40.5 in binary too: the even neighbour
         assert_eq!(w.cell[1][5], -15); // -14.85
         assert_eq!(w.cell[0][7], i16::MAX); // 40,500 is kept in range
         assert_eq!(w.threat, before.threat);
