@@ -225,6 +225,12 @@ fn classic_eval(record: &Record) -> Result<f64, TuneError> {
 fn tune_inner(args: &TuneArgs) -> Result<(), TuneError> {
     use rayon::prelude::*;
     let rule = parse_rule(&args.rule)?;
+    if !(args.start_cell_scale.is_finite() && args.start_cell_scale > 0.0) {
+        return Err(TuneError::Data(format!(
+            "--start-cell-scale must be a positive number, not {}",
+            args.start_cell_scale
+        )));
+    }
     let layout = Layout::for_rule(rule);
     let mut records = Vec::new();
     for path in &args.data {
@@ -258,12 +264,6 @@ fn tune_inner(args: &TuneArgs) -> Result<(), TuneError> {
         "classic" => classic_as_weights(rule),
         path => Weights::load(std::path::Path::new(path))?,
     };
-    if !(args.start_cell_scale.is_finite() && args.start_cell_scale > 0.0) {
-        return Err(TuneError::Data(format!(
-            "--start-cell-scale must be a positive number, not {}",
-            args.start_cell_scale
-        )));
-    }
     start.scale_cells(args.start_cell_scale);
     let start = layout.flatten(&start);
     let result_loss = |evals: &[f64]| trainer::mean_loss(validation, evals, k, 1.0);
