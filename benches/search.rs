@@ -6,6 +6,7 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use wuzi_search::bench::POSITIONS;
 use wuzi_search::movepick::{opponent_threatens_open_four, MoveList};
+use wuzi_search::tt::{Bound, TranspositionTable};
 use wuzi_search::{eval, Limits, Searcher};
 
 fn boards() -> Vec<(&'static str, wuzi_core::Board)> {
@@ -66,5 +67,36 @@ fn short_search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, evaluation, move_generation, short_search);
+/// Stores then probes at scattered keys in a table far larger than the caches, as the search
+/// does: the cost is the memory traffic of one bucket, one cache line when buckets are aligned.
+fn table_traffic(c: &mut Criterion) {
+    let table = TranspositionTable::new(64 << 20);
+    let mut key = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next_key = move || {
+        // xorshift64: keys spread over every bucket, no pattern the prefetcher could follow.
+        key ^= key << 13;
+        key ^= key >> 7;
+        key ^= key << 17;
+        key
+    };
+    c.bench_function("table_store_then_probe_1024_keys", |bench| {
+        bench.iter(|| {
+            let mut hits = 0;
+            for _ in 0..1024 {
+                let k = next_key();
+                table.store(k, 0, Some(7), 10, 0, 3, Bound::Exact);
+                hits += usize::from(table.probe(black_box(k), 0).is_some());
+            }
+            hits
+        })
+    });
+}
+
+criterion_group!(
+    benches,
+    evaluation,
+    move_generation,
+    short_search,
+    table_traffic
+);
 criterion_main!(benches);

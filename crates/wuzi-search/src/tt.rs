@@ -4,7 +4,8 @@
 //! Each entry is two `AtomicU64`: `check = key ^ data` and `data`. A reader accepts an entry
 //! only if `check ^ data == key`, so an entry torn by a concurrent writer (one word from one
 //! write, one from another) is rejected rather than trusted. Buckets hold four entries in one
-//! 64-byte cache line; a store replaces the entry of the same key, else the one with the least
+//! 64-byte cache line (the bucket type is aligned to 64 bytes, so a bucket never straddles two
+//! lines: a probe reads one line, and a store dirties one); a store replaces the entry of the same key, else the one with the least
 //! depth adjusted for age (entries from earlier searches are replaced first).
 //!
 //! Scores of proven wins and losses are stored relative to the node (distance from the node,
@@ -45,8 +46,16 @@ struct Slot {
 const BUCKET: usize = 4;
 pub const ENTRY_BYTES: usize = 16;
 
+/// Four slots in one cache line. A plain `Vec<Slot>` is only 16-byte aligned (glibc hands out
+/// large blocks 16 bytes past a page boundary), so three buckets in four straddled two lines:
+/// two misses a probe, and with several threads every store invalidated two of the other
+/// cores' lines.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket([Slot; BUCKET]);
+
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     /// Buckets minus one (the bucket count is a power of two).
     mask: usize,
     generation: u8,
@@ -120,10 +129,10 @@ impl TranspositionTable {
     pub fn new(bytes: usize) -> TranspositionTable {
         let buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        let mut bucket_vec = Vec::with_capacity(buckets);
+        bucket_vec.resize_with(buckets, Bucket::default);
         let table = TranspositionTable {
-            slots,
+            buckets: bucket_vec,
             mask: buckets - 1,
             generation: 0,
             used: false,
@@ -138,14 +147,14 @@ impl TranspositionTable {
     /// each; 3% of two threads' time on the bench, `docs/parallel.md`). Written once here,
     /// the pages are the process's own before the search starts.
     fn write_zeros(&self) {
-        for s in &self.slots {
+        for s in self.buckets.iter().flat_map(|b| &b.0) {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
     }
 
     pub fn bytes(&self) -> usize {
-        self.slots.len() * ENTRY_BYTES
+        self.buckets.len() * BUCKET * ENTRY_BYTES
     }
 
     /// Marks a new search: older entries become preferred victims.
@@ -164,9 +173,8 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &[Slot] {
-        let b = (key as usize) & self.mask;
-        &self.slots[b * BUCKET..b * BUCKET + BUCKET]
+    fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
+        &self.buckets[(key as usize) & self.mask].0
     }
 
     /// Starts loading the bucket of `key` into the cache.
@@ -174,8 +182,7 @@ impl TranspositionTable {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let b = (key as usize) & self.mask;
-            let ptr = self.slots[b * BUCKET..].as_ptr() as *const i8;
+            let ptr = self.bucket(key).as_ptr() as *const i8;
             // SAFETY: prefetching is a hint with no effect on memory; the pointer is in bounds.
             unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) };
         }
@@ -261,9 +268,12 @@ impl TranspositionTable {
 
     /// Permille of sampled entries written in the current search (for `hashfull` reports).
     pub fn hashfull(&self) -> usize {
-        let sample = self.slots.len().min(4000);
-        let used = self.slots[..sample]
+        let sample = (self.buckets.len() * BUCKET).min(4000);
+        let used = self
+            .buckets
             .iter()
+            .flat_map(|b| &b.0)
+            .take(sample)
             .filter(|s| {
                 let data = s.data.load(Ordering::Relaxed);
                 data != 0 && unpack(data).1 == self.generation
@@ -337,6 +347,17 @@ mod tests {
         slot.data
             .store(pack(Some(9), -5, 0, 8, Bound::Lower, 0), Ordering::Relaxed);
         assert!(tt.probe(key, 0).is_none());
+    }
+
+    #[test]
+    fn every_bucket_is_one_cache_line() {
+        for bytes in [1 << 10, 16 << 20] {
+            let tt = TranspositionTable::new(bytes);
+            assert_eq!(std::mem::size_of::<Bucket>(), 64);
+            for key in [0u64, 1, 12345, u64::MAX] {
+                assert_eq!(tt.bucket(key).as_ptr() as usize % 64, 0, "{bytes} {key}");
+            }
+        }
     }
 
     #[test]
