@@ -49,21 +49,45 @@ fn search(
 }
 
 /// No table, no pruning, no threat search: the plain minimax value, which the order of work
-/// cannot change.
+/// cannot change. The split depths are the engine's defaults (checked below).
 const EXACT: Options = Options {
     use_tt: false,
     pruning: false,
     threat_search: false,
     textbook: None,
     eval: wuzi_search::eval::EvalChoice::Auto,
-    split_depth: SplitDepth { pv: 3, other: 7 },
+    split_depth: SplitDepth {
+        pv: 3,
+        other: 9,
+        idle: 4,
+    },
 };
+
+#[test]
+fn the_exact_options_split_as_the_engine_does() {
+    assert_eq!(EXACT.split_depth, SplitDepth::default());
+}
 
 /// `EXACT` with every node from depth 3 splitting: nested split points below the root, at
 /// principal variation nodes and at null-window nodes, with cut-offs abandoning running
 /// helpers.
 const EXACT_SPLIT_EVERYWHERE: Options = Options {
-    split_depth: SplitDepth { pv: 3, other: 3 },
+    split_depth: SplitDepth {
+        pv: 3,
+        other: 3,
+        idle: 3,
+    },
+    ..EXACT
+};
+
+/// `EXACT` splitting below the root only where a thread is idle (from depth 3): split points
+/// that depend on the threads' timing, not on the tree.
+const EXACT_IDLE_SPLITS: Options = Options {
+    split_depth: SplitDepth {
+        pv: 100,
+        other: 100,
+        idle: 3,
+    },
     ..EXACT
 };
 
@@ -149,6 +173,27 @@ fn nested_split_points_keep_the_single_thread_score() {
         let one = search(1, EXACT_SPLIT_EVERYWHERE, depth, pos);
         for threads in [2, 4] {
             let many = search(threads, EXACT_SPLIT_EVERYWHERE, depth, pos);
+            if many.score != one.score {
+                differ.push(format!(
+                    "{}: 1 thread {}, {threads} threads {}",
+                    pos.name, one.score, many.score
+                ));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{differ:#?}");
+}
+
+/// Split points opened because a thread was idle (wherever the timing puts them, from depth
+/// 3) keep the minimax value too.
+#[test]
+fn idle_split_points_keep_the_single_thread_score() {
+    let depth = depth().max(5);
+    let mut differ = Vec::new();
+    for pos in POSITIONS {
+        let one = search(1, EXACT_IDLE_SPLITS, depth, pos);
+        for threads in [2, 3] {
+            let many = search(threads, EXACT_IDLE_SPLITS, depth, pos);
             if many.score != one.score {
                 differ.push(format!(
                     "{}: 1 thread {}, {threads} threads {}",

@@ -5,7 +5,9 @@
 //! The whole search runs on a pool thread. A node splits (a [`SplitPoint`]) once its first
 //! move has been searched alone and set the bound: the root at every iteration and
 //! aspiration re-search (the principal root move first, then the rest), a principal
-//! variation node from `Options::split_depth.pv`, any other node from `.other`. It starts
+//! variation node from `Options::split_depth.pv`, any other node from `.other`, and, while a
+//! pool thread has nothing to search (a count of busy threads says so), any node from
+//! `.idle`, so that the idle thread steals work within microseconds. It starts
 //! one rayon task per pool thread, and each task takes its other moves, best-ordered first,
 //! from a shared counter; a thread waiting for its split point's tasks runs tasks meanwhile
 //! (its own or other split points'), so idle threads find work wherever the tree has some.
@@ -194,6 +196,9 @@ pub struct Split<'a> {
     start: Mutex<Instant>,
     /// The last split point's number; each split point takes the next.
     points: AtomicU64,
+    /// Threads doing search work now: the main thread, the root VCT, and every running task
+    /// (a splitting thread waiting on its tasks does not count, unless it runs one).
+    busy: AtomicUsize,
 }
 
 /// States kept per pool thread at most, beyond which no new split point opens. Each holds a
@@ -230,7 +235,14 @@ impl<'a> Split<'a> {
             options,
             start: Mutex::new(Instant::now()),
             points: AtomicU64::new(0),
+            busy: AtomicUsize::new(1),
         }
+    }
+
+    /// Whether a thread of the pool has nothing to search: a node too shallow to split by
+    /// its depth then splits anyway, so the idle thread steals its moves.
+    pub(crate) fn wants_work(&self) -> bool {
+        self.busy.load(Ordering::Relaxed) < self.threads
     }
 
     /// Makes `main` search with these helpers (as `Searcher::search` does; public for tests
@@ -364,6 +376,7 @@ impl<'a> Split<'a> {
         let alpha = AtomicI32::new(point.alpha);
         let next = AtomicUsize::new(0);
         let tasks = self.threads.min(cells.len());
+        self.busy.fetch_sub(1, Ordering::Relaxed);
         let found: Vec<Vec<(usize, Option<Searched>)>> = self.pool.install(|| {
             (0..tasks)
                 .into_par_iter()
@@ -371,6 +384,7 @@ impl<'a> Split<'a> {
                 .map(|_| self.take_moves(point, cells, &alpha, &next, id))
                 .collect()
         });
+        self.busy.fetch_add(1, Ordering::Relaxed);
         let mut results: Vec<Option<Searched>> = cells.iter().map(|_| None).collect();
         for (k, result) in found.into_iter().flatten() {
             results[k] = result;
@@ -389,6 +403,7 @@ impl<'a> Split<'a> {
         next: &AtomicUsize,
         id: u64,
     ) -> Vec<(usize, Option<Searched>)> {
+        self.busy.fetch_add(1, Ordering::Relaxed);
         let mut found = Vec::new();
         let mut state: Option<Box<Worker<'a>>> = None;
         loop {
@@ -416,6 +431,7 @@ impl<'a> Split<'a> {
         if let Some(worker) = state {
             self.release(worker);
         }
+        self.busy.fetch_sub(1, Ordering::Relaxed);
         found
     }
 
@@ -461,7 +477,9 @@ impl<'a> Split<'a> {
         main.cut_chain.push(Arc::clone(&won));
         let ((vct, vct_nodes), deepened) = self.pool.join(
             || {
+                self.busy.fetch_add(1, Ordering::Relaxed);
                 let outcome = crate::vct::root_vct(&mut board, threat_time, start, max_nodes, stop);
+                self.busy.fetch_sub(1, Ordering::Relaxed);
                 if outcome.0.is_some() {
                     won.store(true, Ordering::Release);
                 }

@@ -544,8 +544,16 @@ impl<'a> Thread<'a> {
         // The moves from here on would go to helpers (for the span model; `parallel.rs`).
         let mut handed_out = false;
         for i in 0..list.moves.len() {
-            if searched > 0 && depth >= split_depth.max(3) && list.moves.len() - i >= 2 {
-                handed_out = true;
+            // A node splits by its depth, or, shallower, because a thread has run out of
+            // work (the span model counts only the first: the second depends on timing).
+            let by_depth = depth >= split_depth.max(3);
+            if searched > 0
+                && list.moves.len() - i >= 2
+                && (by_depth
+                    || (depth >= self.options.split_depth.idle.max(3)
+                        && self.split.as_ref().is_some_and(|s| s.wants_work())))
+            {
+                handed_out |= by_depth;
                 if let Some(split) = self.split.clone().filter(|s| s.has_room()) {
                     // Young brothers wait: the moves searched set the bound, the rest run
                     // on the helpers, pruned by move count as this loop would prune them.

@@ -76,8 +76,9 @@ enum Command {
         #[arg(long)]
         model: bool,
         /// The least depths at which principal-variation and other nodes split among
-        /// threads (each at least 3), for the parallel bench and for --model.
-        #[arg(long, value_name = "PV,OTHER", value_parser = parse_split_depth, default_value = "3,7")]
+        /// threads, and any node while a thread is idle (each at least 3), for the parallel
+        /// bench and for --model (which models the first two).
+        #[arg(long, value_name = "PV,OTHER[,IDLE]", value_parser = parse_split_depth, default_value = "3,9,4")]
         split_depth: wuzi_search::SplitDepth,
     },
 }
@@ -152,11 +153,19 @@ fn resolve_threads(threads: usize) -> usize {
     threads.clamp(1, wuzi_search::parallel::MAX_THREADS)
 }
 
-/// `--split-depth PV,OTHER`: both at least 3 (a split node prunes by move count only).
+/// `--split-depth PV,OTHER[,IDLE]`: each at least 3 (a split node prunes by move count
+/// only); IDLE, the depth from which any node splits while a thread is idle, defaults to 4.
 fn parse_split_depth(text: &str) -> Result<wuzi_search::SplitDepth, String> {
-    let (pv, other) = text
-        .split_once(',')
-        .ok_or_else(|| format!("{text:?}: expected PV,OTHER, e.g. 3,7"))?;
+    let parts: Vec<&str> = text.split(',').collect();
+    let (pv, other, idle) = match parts[..] {
+        [pv, other] => (pv, other, None),
+        [pv, other, idle] => (pv, other, Some(idle)),
+        _ => {
+            return Err(format!(
+                "{text:?}: expected PV,OTHER or PV,OTHER,IDLE, e.g. 3,9,4"
+            ))
+        }
+    };
     let depth = |t: &str| -> Result<i32, String> {
         match t.trim().parse::<i32>() {
             Ok(d) if (3..=100).contains(&d) => Ok(d),
@@ -168,6 +177,10 @@ fn parse_split_depth(text: &str) -> Result<wuzi_search::SplitDepth, String> {
     Ok(wuzi_search::SplitDepth {
         pv: depth(pv)?,
         other: depth(other)?,
+        idle: match idle {
+            Some(idle) => depth(idle)?,
+            None => wuzi_search::SplitDepth::default().idle,
+        },
     })
 }
 
@@ -388,12 +401,14 @@ mod tests {
     use super::parse_split_depth;
 
     #[test]
-    fn split_depths_are_two_depths_from_3() {
+    fn split_depths_are_two_or_three_depths_from_3() {
         let d = parse_split_depth("3,7").expect("valid");
-        assert_eq!((d.pv, d.other), (3, 7));
+        assert_eq!((d.pv, d.other, d.idle), (3, 7, 4));
         let d = parse_split_depth(" 4 , 100 ").expect("spaces are fine");
         assert_eq!((d.pv, d.other), (4, 100));
-        for bad in ["3", "2,7", "3,101", "a,7", "3,7,9", ""] {
+        let d = parse_split_depth("3,7,5").expect("valid");
+        assert_eq!((d.pv, d.other, d.idle), (3, 7, 5));
+        for bad in ["3", "2,7", "3,101", "a,7", "3,7,2", "3,7,4,4", "3,7,", ""] {
             assert!(parse_split_depth(bad).is_err(), "{bad:?}");
         }
     }

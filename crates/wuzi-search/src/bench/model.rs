@@ -96,6 +96,7 @@ mod tests {
         let root_only = SplitDepth {
             pv: 100,
             other: 100,
+            idle: 100,
         };
         let serial = run(depth, eval, root_only).expect("the model runs");
         let mut shorter = 0;
