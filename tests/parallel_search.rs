@@ -167,15 +167,20 @@ fn concurrent_principal_keeps_the_value_in_aspiration_windows() {
 /// minimax value on every bench position, at a depth where such split points exist.
 #[test]
 fn nested_split_points_keep_the_single_thread_score() {
-    let depth = depth().max(5);
+    assert_scores_match_one_thread(EXACT_SPLIT_EVERYWHERE, depth().max(5), &[2, 4]);
+}
+
+/// Every bench position searched to `depth` with `options` on each of `threads` scores as on
+/// one thread.
+fn assert_scores_match_one_thread(options: Options, depth: u32, threads: &[usize]) {
     let mut differ = Vec::new();
     for pos in POSITIONS {
-        let one = search(1, EXACT_SPLIT_EVERYWHERE, depth, pos);
-        for threads in [2, 4] {
-            let many = search(threads, EXACT_SPLIT_EVERYWHERE, depth, pos);
+        let one = search(1, options, depth, pos);
+        for &n in threads {
+            let many = search(n, options, depth, pos);
             if many.score != one.score {
                 differ.push(format!(
-                    "{}: 1 thread {}, {threads} threads {}",
+                    "{}: 1 thread {}, {n} threads {}",
                     pos.name, one.score, many.score
                 ));
             }
@@ -188,21 +193,7 @@ fn nested_split_points_keep_the_single_thread_score() {
 /// 3) keep the minimax value too.
 #[test]
 fn idle_split_points_keep_the_single_thread_score() {
-    let depth = depth().max(5);
-    let mut differ = Vec::new();
-    for pos in POSITIONS {
-        let one = search(1, EXACT_IDLE_SPLITS, depth, pos);
-        for threads in [2, 3] {
-            let many = search(threads, EXACT_IDLE_SPLITS, depth, pos);
-            if many.score != one.score {
-                differ.push(format!(
-                    "{}: 1 thread {}, {threads} threads {}",
-                    pos.name, one.score, many.score
-                ));
-            }
-        }
-    }
-    assert!(differ.is_empty(), "{differ:#?}");
+    assert_scores_match_one_thread(EXACT_IDLE_SPLITS, depth().max(5), &[2, 3]);
 }
 
 #[test]
