@@ -5,8 +5,8 @@
 //! only if `check ^ data == key`, so an entry torn by a concurrent writer (one word from one
 //! write, one from another) is rejected rather than trusted. Buckets hold four entries in one
 //! 64-byte cache line (the bucket type is aligned to 64 bytes, so a bucket never straddles two
-//! lines: a probe reads one line, and a store dirties one); a store replaces the entry of the same key, else the one with the least
-//! depth adjusted for age (entries from earlier searches are replaced first).
+//! lines); a store replaces the entry of the same key, else the one with the least depth
+//! adjusted for age (entries from earlier searches are replaced first).
 //!
 //! Scores of proven wins and losses are stored relative to the node (distance from the node,
 //! not from the root) and converted back on probe, so a mate found through a transposition
@@ -47,9 +47,9 @@ const BUCKET: usize = 4;
 pub const ENTRY_BYTES: usize = 16;
 
 /// Four slots in one cache line. A plain `Vec<Slot>` is only 16-byte aligned (glibc hands out
-/// large blocks 16 bytes past a page boundary), so three buckets in four straddled two lines:
-/// two misses a probe, and with several threads every store invalidated two of the other
-/// cores' lines.
+/// large blocks 16 bytes past a page boundary), so three buckets in four straddled two lines
+/// and a probe or a store touched both (no single-thread cost was measurable: the criterion
+/// bench `table_store_then_probe_1024_keys`, `docs/parallel.md`).
 #[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket([Slot; BUCKET]);
@@ -351,9 +351,9 @@ mod tests {
 
     #[test]
     fn every_bucket_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
         for bytes in [1 << 10, 16 << 20] {
             let tt = TranspositionTable::new(bytes);
-            assert_eq!(std::mem::size_of::<Bucket>(), 64);
             for key in [0u64, 1, 12345, u64::MAX] {
                 assert_eq!(tt.bucket(key).as_ptr() as usize % 64, 0, "{bytes} {key}");
             }
