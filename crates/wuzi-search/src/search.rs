@@ -559,8 +559,8 @@ impl<'a> Thread<'a> {
                     // on the helpers, pruned by move count as this loop would prune them.
                     let mut quiets = quiets_searched;
                     let mut cells = Vec::with_capacity(list.moves.len() - i);
+                    list.sort_from(i);
                     for j in i..list.moves.len() {
-                        list.pick(j);
                         let cell = list.moves[j].0;
                         if Some(cell) == excluded {
                             continue;
