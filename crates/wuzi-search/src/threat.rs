@@ -72,13 +72,29 @@ pub(crate) fn five_points(board: &Board, color: Color) -> &Bitboard {
     board.cells_making(color, flag::FIVE)
 }
 
-/// Up to two cells of a set (enough to tell none, one and several apart).
+/// Up to two cells of a set (enough to tell none, one and several apart). Reads the words in
+/// place: `Bitboard::iter` copies the whole set first, a call to `memmove` that cost about 1%
+/// of the search for the one or two cells wanted here.
 #[inline]
 pub(crate) fn first_two(set: &Bitboard) -> (Option<Cell>, Option<Cell>) {
-    let mut it = set.iter();
-    let a = it.next();
-    let b = if a.is_some() { it.next() } else { None };
-    (a, b)
+    let mut found = (None, None);
+    for (i, &word) in set.words().iter().enumerate() {
+        if word == 0 {
+            continue;
+        }
+        let cell = i * 64 + word.trailing_zeros() as usize;
+        if found.0.is_some() {
+            found.1 = Some(cell);
+            return found;
+        }
+        found.0 = Some(cell);
+        let rest = word & (word - 1);
+        if rest != 0 {
+            found.1 = Some(i * 64 + rest.trailing_zeros() as usize);
+            return found;
+        }
+    }
+    found
 }
 
 /// A key for positions of a solver: the stones only (the side to move removed) and the
@@ -454,5 +470,27 @@ impl PvStack {
     /// Length of `line[ply]`.
     pub fn len_at(&self, ply: usize) -> usize {
         self.lines.get(ply).map_or(0, |v| v.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use wuzi_core::geometry::MAX_CELLS;
+
+    proptest! {
+        /// `first_two` reads the words in place; the set's own iterator is the reference.
+        #[test]
+        fn first_two_are_the_first_two_of_the_set(
+            cells in prop::collection::vec(0..MAX_CELLS, 0..4),
+        ) {
+            let mut set = Bitboard::EMPTY;
+            for &c in &cells {
+                set.insert(c);
+            }
+            let mut it = set.iter();
+            prop_assert_eq!(first_two(&set), (it.next(), it.next()));
+        }
     }
 }
