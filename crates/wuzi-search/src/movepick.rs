@@ -129,7 +129,7 @@ pub struct MoveList {
 /// Picks by selection before the rest of the list is sorted at once. Most nodes cut off
 /// after one or two moves, where selection is cheapest; a node that goes on (an all-node
 /// searches every move) would pay a scan of the rest for each move, quadratic in the list.
-pub const PICKS_BEFORE_SORT: usize = 2;
+const PICKS_BEFORE_SORT: usize = 2;
 
 /// Best first; ties to the lower cell, so that the order is a total one and selection and
 /// sorting hand out the same sequence.
