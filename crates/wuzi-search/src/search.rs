@@ -313,8 +313,9 @@ impl<'a> Thread<'a> {
             _ => return Some(-(WIN - ply as i32 - 2)),
         }
         // Copied only when there is one: most nodes have none (a copy is a call to `memmove`).
-        if !self.board.cells_making(us, flag::OPEN_FOUR).is_empty() {
-            let open_fours = *self.board.cells_making(us, flag::OPEN_FOUR);
+        let open_fours = self.board.cells_making(us, flag::OPEN_FOUR);
+        if !open_fours.is_empty() {
+            let open_fours = *open_fours;
             if movepick::any_legal(&mut self.board, us, &open_fours) {
                 return Some(WIN - (ply as i32 + 3));
             }
