@@ -181,8 +181,10 @@ pub fn run(
     searcher.set_threads(threads).map_err(|e| e.to_string())?;
     for pos in POSITIONS {
         let board = pos.board()?;
-        // A fresh table for every position; the pool is kept.
+        // A fresh table for every position; the pool is kept. The clock times the search
+        // alone, not the process's one-time set-up (`Searcher::prepare`).
         searcher.clear();
+        searcher.prepare(&board);
         let limits = match movetime {
             Some(t) => Limits {
                 soft_time: Some(t * 3 / 5),

@@ -283,6 +283,29 @@ impl Searcher {
         Ok(())
     }
 
+    /// Does now the one-time work that the first search on a board of `board`'s rule would
+    /// otherwise do on its clock, on one thread while the others wait: the table's allocation
+    /// and first write (about 10 ms for 16 MiB, 100 ms for 256 MiB) and the rule's evaluation
+    /// tables (4 to 6 ms the first time a rule is seen in a process). Searches are the same
+    /// with or without it.
+    pub fn prepare(&mut self, board: &Board) {
+        if self.engine == Engine::Simple {
+            return;
+        }
+        let bytes = self.hash_bytes;
+        self.table
+            .get_or_insert_with(|| tt::TranspositionTable::new(bytes));
+        let mut scratch = board.clone();
+        match self.options.textbook {
+            Some(weights) => eval::prepare_threat_weights(&mut scratch, weights),
+            None => self
+                .options
+                .eval
+                .resolve(board.rule())
+                .prepare(&mut scratch),
+        }
+    }
+
     /// Searches `board` for the side to move. Returns `None` only if there is no legal move.
     pub fn search(
         &mut self,

@@ -265,6 +265,41 @@ fn same_score_with_and_without_the_table() {
     assert_eq!(checked, 60);
 }
 
+/// `Searcher::prepare` does ahead of time what the first search would do on its clock; the
+/// search after it is the same search (one thread: nodes, move and score), under every rule.
+#[test]
+fn a_prepared_searcher_searches_as_an_unprepared_one() {
+    let rows = [
+        ". . . . . . . . .",
+        ". . . . . . . . .",
+        ". . . x o . . . .",
+        ". . . o x . . . .",
+        ". . . . . x . . .",
+        ". . . . . . . . .",
+    ];
+    for rule in Rule::ALL {
+        let b = board(&rows, rule, Color::White);
+        let limits = Limits {
+            max_depth: Some(5),
+            ..Limits::default()
+        };
+        let run = |prepare: bool| {
+            let mut s = Searcher::new(1 << 20);
+            if prepare {
+                s.prepare(&b);
+            }
+            s.search(&b, &limits, &AtomicBool::new(false), &mut |_| {})
+                .expect("a legal move")
+        };
+        let (plain, prepared) = (run(false), run(true));
+        assert_eq!(
+            (plain.best, plain.score, plain.nodes),
+            (prepared.best, prepared.score, prepared.nodes),
+            "{rule:?}"
+        );
+    }
+}
+
 #[test]
 fn search_leaves_the_position_and_reports_legal_moves() {
     let rows = [
