@@ -265,20 +265,23 @@ fn same_score_with_and_without_the_table() {
     assert_eq!(checked, 60);
 }
 
+/// An early position: three black stones on a diagonal, two white ones beside them, White
+/// to move.
+const EARLY_POSITION: [&str; 6] = [
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . x o . . . .",
+    ". . . o x . . . .",
+    ". . . . . x . . .",
+    ". . . . . . . . .",
+];
+
 /// `Searcher::prepare` does ahead of time what the first search would do on its clock; the
 /// search after it is the same search (one thread: nodes, move and score), under every rule.
 #[test]
 fn a_prepared_searcher_searches_as_an_unprepared_one() {
-    let rows = [
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-        ". . . x o . . . .",
-        ". . . o x . . . .",
-        ". . . . . x . . .",
-        ". . . . . . . . .",
-    ];
     for rule in Rule::ALL {
-        let b = board(&rows, rule, Color::White);
+        let b = board(&EARLY_POSITION, rule, Color::White);
         let limits = Limits {
             max_depth: Some(5),
             ..Limits::default()
@@ -302,15 +305,7 @@ fn a_prepared_searcher_searches_as_an_unprepared_one() {
 
 #[test]
 fn search_leaves_the_position_and_reports_legal_moves() {
-    let rows = [
-        ". . . . . . . . .",
-        ". . . . . . . . .",
-        ". . . x o . . . .",
-        ". . . o x . . . .",
-        ". . . . . x . . .",
-        ". . . . . . . . .",
-    ];
-    let b = board(&rows, Rule::Standard, Color::White);
+    let b = board(&EARLY_POSITION, Rule::Standard, Color::White);
     let hash = b.hash();
     let mut s = Searcher::new(1 << 20);
     let limits = Limits {
