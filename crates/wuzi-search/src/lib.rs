@@ -295,15 +295,7 @@ impl Searcher {
         let bytes = self.hash_bytes;
         self.table
             .get_or_insert_with(|| tt::TranspositionTable::new(bytes));
-        let mut scratch = board.clone();
-        match self.options.textbook {
-            Some(weights) => eval::prepare_threat_weights(&mut scratch, weights),
-            None => self
-                .options
-                .eval
-                .resolve(board.rule())
-                .prepare(&mut scratch),
-        }
+        search::install_evaluation(&self.options, &mut board.clone());
     }
 
     /// Searches `board` for the side to move. Returns `None` only if there is no legal move.

@@ -140,11 +140,7 @@ impl<'a> Thread<'a> {
         options: Options,
     ) -> Thread<'a> {
         let mut board = board.clone();
-        let evaluator = options.eval.resolve(board.rule());
-        match options.textbook {
-            Some(weights) => eval::prepare_threat_weights(&mut board, weights),
-            None => evaluator.prepare(&mut board),
-        }
+        let evaluator = install_evaluation(&options, &mut board);
         let mut raw_evals = vec![None; MAX_PLY + 1];
         // The stop reaches the root's VCF (which can run millions of nodes) within 1,024 nodes.
         let mut vcf = VcfSolver::with_table_bits(16);
@@ -757,4 +753,16 @@ impl<'a> Thread<'a> {
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
+}
+
+/// Installs the evaluation `options` ask for into `board` (the textbook oracle's threat
+/// weights, or the evaluator's cell values, whose tables are built the first time a process
+/// needs them) and returns the evaluator the leaves use.
+pub(crate) fn install_evaluation(options: &Options, board: &mut Board) -> eval::Evaluator {
+    let evaluator = options.eval.resolve(board.rule());
+    match options.textbook {
+        Some(weights) => eval::prepare_threat_weights(board, weights),
+        None => evaluator.prepare(board),
+    }
+    evaluator
 }
