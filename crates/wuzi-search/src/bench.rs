@@ -14,6 +14,7 @@ use wuzi_core::{notation, Board, Point, Rule};
 pub mod model;
 pub mod movegen;
 pub mod positions;
+pub mod scaling;
 
 /// Table size of every bench search.
 pub const HASH_BYTES: usize = 16 << 20;

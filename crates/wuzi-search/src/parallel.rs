@@ -56,7 +56,7 @@ use wuzi_core::{flag, Bitboard, Board, Cell};
 pub const MAX_THREADS: usize = 256;
 /// Stack of each pool thread: the search recurses up to `MAX_PLY` deep, as on the search
 /// thread (the pages are only touched as deep as the search goes).
-const STACK_BYTES: usize = 16 << 20;
+pub(crate) const STACK_BYTES: usize = 16 << 20;
 const INF: i32 = WIN + 1;
 
 /// The pool could not be started.

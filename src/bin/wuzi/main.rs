@@ -8,6 +8,7 @@ use wuzi_search::bench as search_bench;
 
 mod analyze;
 mod position_args;
+mod scaling;
 mod show;
 mod solve;
 mod tune;
@@ -80,6 +81,13 @@ enum Command {
         /// bench and for --model (which models the first two).
         #[arg(long, value_name = "PV,OTHER[,IDLE]", value_parser = parse_split_depth, default_value = "3,9,4")]
         split_depth: wuzi_search::SplitDepth,
+        /// Measure how the bench scales from one thread to --threads (2 or more; 0: every
+        /// core) in this many rounds, each the bench on one thread, on the threads, and as
+        /// that many one-thread benches at once (the machine's ceiling); prints each round
+        /// and the medians, instead of benchmarking once.
+        #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=1000),
+              conflicts_with_all = ["movegen", "movetime", "check", "swing", "model"])]
+        scaling: Option<u32>,
     },
 }
 
@@ -107,6 +115,7 @@ fn main() -> ExitCode {
             swing,
             model,
             split_depth,
+            scaling,
         } => {
             let eval = match wuzi_search::eval::EvalChoice::from_arg(&eval) {
                 Ok(e) => e,
@@ -126,6 +135,9 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let threads = resolve_threads(threads);
+            if let Some(rounds) = scaling {
+                return scaling::run(rounds as usize, threads, depth, eval, split_depth, json);
+            }
             if threads != 1 && check.is_some() {
                 eprintln!("wuzi bench: --check needs --threads 1: the signature is the node count of one thread (more threads vary from run to run)");
                 return ExitCode::from(2);
