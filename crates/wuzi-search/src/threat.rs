@@ -324,8 +324,8 @@ pub(crate) struct Entry {
 pub(crate) const NONE: u16 = u16::MAX;
 
 /// A fixed-size, always-replace table of [`Entry`], cleared when its tag changes. Slots are
-/// two words (the key, then `fail | win << 16 | best << 32`), zero-initialised so that a
-/// fresh table costs no writes.
+/// two words (the key, then `fail | win << 16 | best << 32`), written with zeros when first
+/// used.
 pub(crate) struct Table {
     slots: Vec<[u64; 2]>,
     mask: usize,
@@ -346,7 +346,13 @@ impl Table {
     /// emptying it when the tag changed).
     pub fn prepare(&mut self, tag: TableTag) {
         if self.slots.is_empty() {
-            self.slots = vec![[0u64; 2]; self.mask + 1];
+            // Written, not allocated zeroed: a zeroed allocation is untouched pages that map
+            // the kernel's zero page, and the first store to each after a probe copies it,
+            // which with several threads flushes every other core's TLB (as for the
+            // transposition table, `tt.rs`).
+            let mut slots = Vec::with_capacity(self.mask + 1);
+            slots.resize(self.mask + 1, [0u64; 2]);
+            self.slots = slots;
         } else if self.tag != Some(tag) {
             self.clear();
         }
