@@ -157,7 +157,7 @@ pub struct SplitDepth {
     /// While a pool thread has nothing to search, any node from this depth splits, so the
     /// idle thread steals its moves at once instead of waiting for a node deep enough.
     /// (3, 9 and 4: the node rate of two threads on the bench rose by about 0.06 over 3, 7
-    /// without idle splits, with no loss in 200 games at 500 ms; `docs/parallel.md`.)
+    /// without idle splits, with no loss in 200 games at 500 ms; `docs/parallel-history.md`.)
     pub idle: i32,
 }
 

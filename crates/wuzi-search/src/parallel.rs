@@ -206,7 +206,7 @@ pub struct Split<'a> {
 /// once used). The protocol reserves 8 MiB a thread, and the root VCT (up to about 17 MiB)
 /// runs at the same time as the search: 4 states a thread with 1 MiB VCF tables broke
 /// `max_memory` with 8 threads in 96 MiB. 3 split points a thread in flight rather than 2
-/// gave the bench about 5% more nodes a second on 2 threads (`docs/parallel.md`).
+/// gave the bench about 5% more nodes a second on 2 threads (`docs/parallel-history.md`).
 const STATES_PER_THREAD: usize = 3;
 
 /// A helper state's VCF table: 2^15 entries (512 KiB), half the main thread's, so that three

@@ -49,7 +49,7 @@ pub const ENTRY_BYTES: usize = 16;
 /// Four slots in one cache line. A plain `Vec<Slot>` is only 16-byte aligned (glibc hands out
 /// large blocks 16 bytes past a page boundary), so three buckets in four straddled two lines
 /// and a probe or a store touched both (no single-thread cost was measurable: the criterion
-/// bench `table_store_then_probe_1024_keys`, `docs/parallel.md`).
+/// bench `table_store_then_probe_1024_keys`, `docs/parallel-history.md`).
 #[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket([Slot; BUCKET]);
@@ -144,8 +144,8 @@ impl TranspositionTable {
     /// Writes every slot. The allocator hands out a zeroed table as untouched pages that
     /// all map the kernel's zero page: the search's first store to each then copies it,
     /// and with several threads every copy flushes the other cores' TLBs (an interrupt to
-    /// each; 3% of two threads' time on the bench, `docs/parallel.md`). Written once here,
-    /// the pages are the process's own before the search starts.
+    /// each; 3% of two threads' time on the bench, `docs/parallel-history.md`). Written
+    /// once here, the pages are the process's own before the search starts.
     fn write_zeros(&self) {
         for s in self.buckets.iter().flat_map(|b| &b.0) {
             s.check.store(0, Ordering::Relaxed);
