@@ -136,7 +136,14 @@ fn main() -> ExitCode {
             }
             let threads = resolve_threads(threads);
             if let Some(rounds) = scaling {
-                return scaling::run(rounds as usize, threads, depth, eval, split_depth, json);
+                let settings = search_bench::scaling::Settings {
+                    rounds: rounds as usize,
+                    threads,
+                    depth,
+                    eval,
+                    split_depth,
+                };
+                return scaling::run(settings, json);
             }
             if threads != 1 && check.is_some() {
                 eprintln!("wuzi bench: --check needs --threads 1: the signature is the node count of one thread (more threads vary from run to run)");

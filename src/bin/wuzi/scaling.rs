@@ -1,23 +1,15 @@
 //! `wuzi bench --scaling`: prints the rounds and medians of `wuzi_search::bench::scaling`.
 
 use std::process::ExitCode;
-use wuzi_search::bench::scaling::{self, Round};
-use wuzi_search::eval::EvalChoice;
-use wuzi_search::SplitDepth;
+use wuzi_search::bench::scaling::{self, Round, Settings};
 
-pub fn run(
-    rounds: usize,
-    threads: usize,
-    depth: Option<u32>,
-    eval: EvalChoice,
-    split_depth: SplitDepth,
-    json: bool,
-) -> ExitCode {
+pub fn run(settings: Settings, json: bool) -> ExitCode {
+    let threads = settings.threads;
     if threads < 2 {
         eprintln!("wuzi bench: --scaling compares one thread with several: give --threads 2 or more (0: one per available core)");
         return ExitCode::from(2);
     }
-    let results = scaling::run(rounds, threads, depth, eval, split_depth, |k, r| {
+    let results = scaling::run(settings, |k, r| {
         if !json {
             println!(
                 "round {:>3}  1 thread {:>9.0} nps  {threads} threads {:>9.0} nps  node-rate scaling {:.3}  time to depth {:.3}  side by side {:.3}",

@@ -62,16 +62,29 @@ impl Round {
     }
 }
 
-/// Runs `rounds` rounds on `threads` threads (at least 2), every bench to `depth` or each
-/// position's own depth; `progress` sees each round as it ends.
+/// What to measure: `rounds` rounds on `threads` threads (at least 2), every bench to `depth`
+/// or each position's own depth.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub rounds: usize,
+    pub threads: usize,
+    pub depth: Option<u32>,
+    pub eval: EvalChoice,
+    pub split_depth: SplitDepth,
+}
+
+/// Runs the rounds of `settings`; `progress` sees each round as it ends.
 pub fn run(
-    rounds: usize,
-    threads: usize,
-    depth: Option<u32>,
-    eval: EvalChoice,
-    split_depth: SplitDepth,
+    settings: Settings,
     mut progress: impl FnMut(usize, &Round),
 ) -> Result<Vec<Round>, String> {
+    let Settings {
+        rounds,
+        threads,
+        depth,
+        eval,
+        split_depth,
+    } = settings;
     if threads < 2 {
         return Err(format!(
             "scaling compares one thread with several: {threads} thread is not several"
@@ -140,12 +153,24 @@ mod tests {
     /// one-thread bench: the same nodes as `bench::run` on one thread.
     #[test]
     fn a_round_runs_the_ordinary_bench_and_side_by_side_copies_of_it() {
-        let depth = Some(3);
-        let split = SplitDepth::default();
-        let alone = super::super::run(depth, None, 1, EvalChoice::default(), split, |_| {})
-            .map(|r| Totals::of(&r).nodes);
+        let settings = Settings {
+            rounds: 1,
+            threads: 2,
+            depth: Some(3),
+            eval: EvalChoice::default(),
+            split_depth: SplitDepth::default(),
+        };
+        let alone = super::super::run(
+            settings.depth,
+            None,
+            1,
+            settings.eval,
+            settings.split_depth,
+            |_| {},
+        )
+        .map(|r| Totals::of(&r).nodes);
         let mut seen = 0;
-        let rounds = run(1, 2, depth, EvalChoice::default(), split, |_, _| seen += 1);
+        let rounds = run(settings, |_, _| seen += 1);
         let (Ok(alone), Ok(rounds)) = (alone, rounds) else {
             panic!("the bench failed");
         };
@@ -158,7 +183,11 @@ mod tests {
             assert_eq!(other.nodes, alone);
         }
         assert!(round.many.nodes > 0 && round.node_rate_scaling() > 0.0);
-        assert!(run(1, 1, depth, EvalChoice::default(), split, |_, _| {}).is_err());
+        let one_thread = Settings {
+            threads: 1,
+            ..settings
+        };
+        assert!(run(one_thread, |_, _| {}).is_err());
     }
 
     #[test]
