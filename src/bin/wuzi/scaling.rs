@@ -5,10 +5,6 @@ use wuzi_search::bench::scaling::{self, Round, Settings};
 
 pub fn run(settings: Settings, json: bool) -> ExitCode {
     let threads = settings.threads;
-    if threads < 2 {
-        eprintln!("wuzi bench: --scaling compares one thread with several: give --threads 2 or more (0: one per available core)");
-        return ExitCode::from(2);
-    }
     let results = scaling::run(settings, |k, r| {
         if !json {
             println!(

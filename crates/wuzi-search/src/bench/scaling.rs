@@ -87,7 +87,7 @@ pub fn run(
     } = settings;
     if threads < 2 {
         return Err(format!(
-            "scaling compares one thread with several: {threads} thread is not several"
+            "scaling compares one thread with 2 or more, not with {threads}"
         ));
     }
     let bench = |threads| {
