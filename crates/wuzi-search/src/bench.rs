@@ -160,6 +160,26 @@ impl BenchResult {
     }
 }
 
+/// A whole bench's nodes and searching time (the sum over its positions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Totals {
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl Totals {
+    pub fn of(results: &[BenchResult]) -> Totals {
+        Totals {
+            nodes: results.iter().map(|r| r.nodes).sum(),
+            elapsed: results.iter().map(|r| r.elapsed).sum(),
+        }
+    }
+
+    pub fn nps(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
 /// Searches every position on `threads` threads; `depth` overrides the positions' own
 /// depths, and `movetime` replaces the depth by a time limit (then the node counts are not
 /// reproducible). `split_depth` matters only on several threads.

@@ -304,9 +304,9 @@ fn search_bench_command(
             return ExitCode::from(2);
         }
     };
-    let nodes: u64 = results.iter().map(|r| r.nodes).sum();
-    let time: Duration = results.iter().map(|r| r.elapsed).sum();
-    let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+    let totals = search_bench::Totals::of(&results);
+    let (nodes, time) = (totals.nodes, totals.elapsed);
+    let nps = totals.nps() as u64;
     let mut cutoffs = wuzi_search::CutoffStats::default();
     for r in &results {
         cutoffs.add(r.cutoffs);

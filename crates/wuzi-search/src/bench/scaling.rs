@@ -10,30 +10,9 @@
 //! The one-thread bench of every round is the ordinary bench (its nodes are the signature's
 //! at the bench depth); the rest vary from run to run and sign nothing.
 
-use super::BenchResult;
+use super::Totals;
 use crate::eval::EvalChoice;
 use crate::SplitDepth;
-use std::time::Duration;
-
-/// A whole bench's nodes and searching time (the sum over its positions).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Totals {
-    pub nodes: u64,
-    pub elapsed: Duration,
-}
-
-impl Totals {
-    pub fn of(results: &[BenchResult]) -> Totals {
-        Totals {
-            nodes: results.iter().map(|r| r.nodes).sum(),
-            elapsed: results.iter().map(|r| r.elapsed).sum(),
-        }
-    }
-
-    pub fn nps(&self) -> f64 {
-        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
-    }
-}
 
 /// One round of the three benches.
 #[derive(Clone, Debug)]
@@ -194,7 +173,7 @@ mod tests {
     fn ratios_read_the_totals_the_right_way_round() {
         let totals = |nodes, ms| Totals {
             nodes,
-            elapsed: Duration::from_millis(ms),
+            elapsed: std::time::Duration::from_millis(ms),
         };
         let round = Round {
             one: totals(1_000, 1_000),
