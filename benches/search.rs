@@ -4,10 +4,11 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
+use wuzi_eval::eval;
 use wuzi_search::bench::POSITIONS;
 use wuzi_search::movepick::{opponent_threatens_open_four, MoveList};
 use wuzi_search::tt::{Bound, TranspositionTable};
-use wuzi_search::{eval, Limits, Searcher};
+use wuzi_search::{Limits, Searcher};
 
 fn boards() -> Vec<(&'static str, wuzi_core::Board)> {
     POSITIONS

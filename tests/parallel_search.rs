@@ -55,7 +55,7 @@ const EXACT: Options = Options {
     pruning: false,
     threat_search: false,
     textbook: None,
-    eval: wuzi_search::eval::EvalChoice::Auto,
+    eval: wuzi_eval::eval::EvalChoice::Auto,
     split_depth: SplitDepth {
         pv: 3,
         other: 9,

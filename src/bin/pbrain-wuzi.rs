@@ -1,6 +1,6 @@
 //! `pbrain-wuzi`: the wuzi engine for Gomocup managers (piskvork protocol with Yixin-Board
 //! extensions) on stdin and stdout. The contract is `protocol.md`; the work is in
-//! `wuzi_protocol::brain`.
+//! `wuzi_engine`.
 //!
 //! Managers start it without arguments. `--engine simple` runs the simple search the
 //! protocol started with instead of the main one (a yardstick for `wuzi match`).
@@ -10,7 +10,7 @@
 //! hand-set one), `learned`, or the path of a weights file written by `wuzi tune`.
 
 use std::process::ExitCode;
-use wuzi_search::eval::EvalChoice;
+use wuzi_eval::eval::EvalChoice;
 use wuzi_search::Engine;
 
 const USAGE: &str =
@@ -18,7 +18,7 @@ const USAGE: &str =
 
 fn main() -> ExitCode {
     let mut engine = Engine::Main;
-    let mut threads = wuzi_protocol::brain::settings::DEFAULT_THREADS;
+    let mut threads = wuzi_engine::settings::DEFAULT_THREADS;
     let mut eval = EvalChoice::Auto;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -46,5 +46,5 @@ fn main() -> ExitCode {
             }
         }
     }
-    wuzi_protocol::brain::run_with_eval(engine, threads, eval)
+    wuzi_engine::run_with_eval(engine, threads, eval)
 }

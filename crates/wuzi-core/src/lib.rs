@@ -5,7 +5,8 @@
 //! - `board`: padded cell array, bitboards, history, make/unmake with incremental patterns;
 //! - `pattern`: line keys, per-rule pattern tables and the threat combination;
 //! - `rule`: what wins under each rule; `renju`: Black's forbidden moves;
-//! - `zobrist`: fixed-seed hash keys; `symmetry`: board symmetries;
+//! - `zobrist`: fixed-seed hash keys; `symmetry`: board symmetries; `rng`: the seeded
+//!   generator every reproducible random choice uses;
 //! - `reference`: the slow classifier the fast structures are tested against.
 
 pub mod bitboard;
@@ -15,6 +16,7 @@ pub mod notation;
 pub mod pattern;
 pub mod reference;
 mod renju;
+pub mod rng;
 pub mod rule;
 pub mod symmetry;
 mod types;

@@ -6,8 +6,8 @@
 //! line and formats back to the exact wire text, so both an engine and a match runner can use
 //! them.
 //!
-//! The engine side of a session lives in [`brain`]: the `pbrain-wuzi` binary calls
-//! [`brain::run`].
+//! This crate knows only the core (points, boards): the engine session that answers these
+//! commands is `wuzi-engine`, and the manager side that sends them is `wuzi-match`.
 
 mod command;
 mod coord;
@@ -24,5 +24,3 @@ pub use info::{nodes_text, parse_nodes, SearchInfo};
 pub use reply::Reply;
 pub use setting::{Setting, UNLIMITED_TIME_LEFT};
 pub use stone::{Field, StoneLine};
-
-pub mod brain;

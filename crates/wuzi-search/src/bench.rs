@@ -5,11 +5,11 @@
 //! (`benches/signature.txt`, checked by CI). With more threads (`parallel.rs`) the nodes are
 //! summed over the threads and vary from run to run: they measure, they sign nothing.
 
-use crate::eval::EvalChoice;
 use crate::{Limits, Searcher, SplitDepth};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use wuzi_core::{notation, Board, Point, Rule};
+use wuzi_eval::eval::EvalChoice;
 
 pub mod model;
 pub mod movegen;

@@ -22,9 +22,7 @@
 //! wins or losses.
 
 pub mod bench;
-pub mod eval;
 mod iteration_clock;
-pub mod learned;
 pub mod movepick;
 pub mod parallel;
 pub mod search;
@@ -39,6 +37,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use wuzi_core::{Board, Color, Point, Rule};
+use wuzi_eval::eval;
 
 /// The score of a five made on the current move.
 pub const WIN: i32 = 30_000;

@@ -18,7 +18,6 @@
 //! This file holds a search thread and the interior of the tree; the root (its moves, its
 //! threat solvers, one pass over its moves) is `root.rs`, iterative deepening `iterate.rs`.
 
-use crate::eval::{self, EVAL_LIMIT};
 use crate::movepick::{self, MoveList, TACTICAL};
 use crate::parallel::{Split, SplitPoint};
 use crate::threat::SolveResult;
@@ -30,6 +29,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use wuzi_core::geometry::MAX_CELLS;
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Point};
+use wuzi_eval::eval::{self, EVAL_LIMIT};
 
 mod iterate;
 mod root;

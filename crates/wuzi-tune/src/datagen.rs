@@ -11,12 +11,12 @@
 //! the games are written in their numbers' order, so a file depends only on the settings.
 
 use crate::record::{write_records, Record};
-use crate::rng::Rng;
 use crate::TuneError;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
+use wuzi_core::rng::Rng;
 use wuzi_core::{flag, Board, Color, Point, Rule};
-use wuzi_search::eval::EvalChoice;
+use wuzi_eval::eval::EvalChoice;
 use wuzi_search::{Limits, Options, Searcher, WIN_MIN};
 
 /// What `datagen` plays.

@@ -1,4 +1,4 @@
-//! A position as the learned evaluation's sparse linear features (`wuzi_search::learned`):
+//! A position as the learned evaluation's sparse linear features (`wuzi_eval::learned`):
 //! for every empty cell, +1 on the side to move's combo and -1 on the opponent's; and for
 //! the threat mask, factorised so that rare masks borrow from common ones: a bias, one value
 //! per bucket of each mask field, and one per pair of the two three-maker fields (the tempo
@@ -9,7 +9,7 @@
 use crate::record::Record;
 use crate::TuneError;
 use wuzi_core::{Board, Color, Rule};
-use wuzi_search::learned::{self, Weights, COMBO_COUNT, MASK_COUNT, MASK_FIELDS};
+use wuzi_eval::learned::{self, Weights, COMBO_COUNT, MASK_COUNT, MASK_FIELDS};
 
 /// The two fields whose buckets get a value per pair (`our_three_makers`,
 /// `their_three_makers`).

@@ -4,7 +4,7 @@
 //!   under any rule, on every core, and writes the positions the evaluation is asked about
 //!   (`record.rs` documents the file format);
 //! - `import`: positions from SGF, PSQ and move-list games, labelled with their result;
-//! - `features`: a position as the sparse features of `wuzi_search::learned`;
+//! - `features`: a position as the sparse features of `wuzi_eval::learned`;
 //! - `trainer`: the Texel fit of the weights by gradient descent on the logistic loss.
 //!
 //! Everything here is deterministic for a seed, whatever the number of threads.
@@ -13,7 +13,6 @@ pub mod datagen;
 pub mod features;
 pub mod import;
 pub mod record;
-pub mod rng;
 pub mod trainer;
 
 /// Why a tuning command failed.
@@ -24,7 +23,7 @@ pub enum TuneError {
     #[error("i/o: {0}")]
     Io(String),
     #[error(transparent)]
-    Weights(#[from] wuzi_search::learned::WeightsError),
+    Weights(#[from] wuzi_eval::learned::WeightsError),
 }
 
 impl TuneError {

@@ -10,8 +10,8 @@
 //! summed in chunk order, so the result is the same on any number of threads.
 
 use crate::features::{Layout, Sample};
-use crate::rng::Rng;
 use rayon::prelude::*;
+use wuzi_core::rng::Rng;
 
 /// Settings of a fit.
 #[derive(Clone, Debug)]

@@ -1,11 +1,11 @@
 //! The trainer recovers known weights from data labelled with them, the records file format
 //! round-trips and refuses damage, and data generation is the same on any thread count.
 
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Point, Rule};
-use wuzi_search::learned::COMBO_COUNT;
+use wuzi_eval::learned::COMBO_COUNT;
 use wuzi_tune::features::{features_of, Layout, Sample};
 use wuzi_tune::record::{read_records, Record, RECORD_BYTES};
-use wuzi_tune::rng::Rng;
 use wuzi_tune::trainer::{self, sigmoid, TrainConfig};
 
 /// Positions of random play (10 to 40 stones) on 15x15.
@@ -112,7 +112,7 @@ fn the_trainer_recovers_known_weights() {
     let (true_table, fitted_table) = (layout.weights(&truth), layout.weights(&fitted));
     let mut mask_support = std::collections::HashMap::new();
     for b in random_boards(6000, rule, 11).iter().take(5400) {
-        let key = (b.side_to_move(), wuzi_search::learned::threat_mask(b));
+        let key = (b.side_to_move(), wuzi_eval::learned::threat_mask(b));
         *mask_support.entry(key).or_insert(0usize) += 1;
     }
     let mut masks_checked = 0;
@@ -195,7 +195,7 @@ fn datagen_is_the_same_on_any_thread_count() {
         suite_random_plies: 2,
         balance_limit: 400,
         max_plies: 60,
-        eval: wuzi_search::eval::EvalChoice::Classic,
+        eval: wuzi_eval::eval::EvalChoice::Classic,
     };
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()

@@ -117,7 +117,7 @@ fn main() -> ExitCode {
             split_depth,
             scaling,
         } => {
-            let eval = match wuzi_search::eval::EvalChoice::from_arg(&eval) {
+            let eval = match wuzi_eval::eval::EvalChoice::from_arg(&eval) {
                 Ok(e) => e,
                 Err(e) => {
                     eprintln!("wuzi bench: --eval {eval}: {e}");
@@ -206,7 +206,7 @@ fn parse_split_depth(text: &str) -> Result<wuzi_search::SplitDepth, String> {
 /// `wuzi bench --model`: work, span and the speedups they allow (no search overhead).
 fn model_command(
     depth: Option<u32>,
-    eval: wuzi_search::eval::EvalChoice,
+    eval: wuzi_eval::eval::EvalChoice,
     split: wuzi_search::SplitDepth,
 ) -> ExitCode {
     let rows = match search_bench::model::run(depth, eval, split) {
@@ -248,7 +248,7 @@ fn model_command(
 }
 
 /// `wuzi bench --swing`: how far the score moves from one depth to the next.
-fn swing_command(depth: u32, eval: wuzi_search::eval::EvalChoice) -> ExitCode {
+fn swing_command(depth: u32, eval: wuzi_eval::eval::EvalChoice) -> ExitCode {
     let rows = match search_bench::depth_scores(depth, eval) {
         Ok(rows) => rows,
         Err(e) => {
@@ -278,7 +278,7 @@ fn search_bench_command(
     depth: Option<u32>,
     movetime: Option<Duration>,
     threads: usize,
-    eval: wuzi_search::eval::EvalChoice,
+    eval: wuzi_eval::eval::EvalChoice,
     split_depth: wuzi_search::SplitDepth,
     json: bool,
     check: Option<std::path::PathBuf>,

@@ -3,11 +3,11 @@
 //! The work of a position is exactly the node count the one-thread bench reports for it.
 
 use super::{BenchPosition, HASH_BYTES, POSITIONS};
-use crate::eval::EvalChoice;
 use crate::search::{self, SpanModel, Thread};
 use crate::tt::TranspositionTable;
 use crate::{Limits, Options, SplitDepth};
 use std::sync::atomic::AtomicBool;
+use wuzi_eval::eval::EvalChoice;
 
 /// One position's work and span, in nodes.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,8 +11,8 @@
 //! at the bench depth); the rest vary from run to run and sign nothing.
 
 use super::Totals;
-use crate::eval::EvalChoice;
 use crate::SplitDepth;
+use wuzi_eval::eval::EvalChoice;
 
 /// One round of the three benches.
 #[derive(Clone, Debug)]

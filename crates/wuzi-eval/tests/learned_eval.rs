@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 use wuzi_core::{Board, Point, Rule};
-use wuzi_search::eval::{EvalChoice, Evaluator};
-use wuzi_search::learned::{evaluate_from_scratch, Weights, COMBO_COUNT, MASK_COUNT};
+use wuzi_eval::eval::{EvalChoice, Evaluator};
+use wuzi_eval::learned::{evaluate_from_scratch, Weights, COMBO_COUNT, MASK_COUNT};
 
 #[test]
 fn committed_weights_load_for_every_trained_rule() {
@@ -84,7 +84,7 @@ proptest! {
                 board.play(Point::new(x, y)).expect("move");
             }
             prop_assert_eq!(
-                wuzi_search::learned::evaluate(&board, weights),
+                wuzi_eval::learned::evaluate(&board, weights),
                 evaluate_from_scratch(&board, weights)
             );
         }

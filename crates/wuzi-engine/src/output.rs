@@ -10,7 +10,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::Reply;
+use wuzi_protocol::Reply;
 
 struct Sink {
     writer: Box<dyn Write + Send>,

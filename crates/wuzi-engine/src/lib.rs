@@ -1,4 +1,5 @@
-//! The engine side of the protocol: what `pbrain-wuzi` runs.
+//! wuzi-engine: the engine side of the Gomocup protocol, what `pbrain-wuzi` runs. The wire
+//! format itself (commands, replies, coordinates) is `wuzi-protocol`'s.
 //!
 //! Three threads: the stdin reader ([`input`]) turns bytes into lines; the search thread
 //! ([`worker`]) owns the searcher and runs one job at a time; the session ([`session`], on the
@@ -22,7 +23,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use wuzi_search::eval::EvalChoice;
+use wuzi_eval::eval::EvalChoice;
 use wuzi_search::{Engine, Options, Searcher};
 
 use session::{Event, Session};
@@ -52,7 +53,7 @@ pub fn run_with_eval(engine: Engine, threads: u64, eval: EvalChoice) -> ExitCode
         ..Options::default()
     });
     if let Err(e) = searcher.set_threads(settings.threads()) {
-        out.send(&crate::Reply::Error(format!(
+        out.send(&wuzi_protocol::Reply::Error(format!(
             "{e}; searching on one thread"
         )));
     }
@@ -67,7 +68,9 @@ pub fn run_with_eval(engine: Engine, threads: u64, eval: EvalChoice) -> ExitCode
         events_tx.send(Event::Input(line)).is_ok()
     });
     if reader.is_err() {
-        out.send(&crate::Reply::Error("cannot start the input thread".into()));
+        out.send(&wuzi_protocol::Reply::Error(
+            "cannot start the input thread".into(),
+        ));
         return ExitCode::FAILURE;
     }
     Session::new(out, settings, jobs, max_threads, launched.elapsed()).run(events);

@@ -1,5 +1,6 @@
-//! A small seeded generator (SplitMix64): reproducible data and training order without a
-//! dependency. Not for anything that needs unpredictability.
+//! The project's one small seeded generator (SplitMix64): reproducible data, openings,
+//! shuffles and test cases without a dependency. Not for anything that needs
+//! unpredictability.
 
 #[derive(Clone, Debug)]
 pub struct Rng(u64);

@@ -10,8 +10,8 @@
 use wuzi_core::Rule;
 use wuzi_search::parallel::MAX_THREADS;
 
-use crate::brain::timer::Clock;
-use crate::{Setting, UNLIMITED_TIME_LEFT};
+use crate::timer::Clock;
+use wuzi_protocol::{Setting, UNLIMITED_TIME_LEFT};
 
 /// Search threads until `INFO thread_num` arrives: managers that play games side by side
 /// rely on one (`pbrain-wuzi --threads N` sets another default).

@@ -7,15 +7,15 @@
 use std::time::Instant;
 
 use super::{Flow, Session, ThinkKind};
-use crate::brain::block::{Block, BlockKind};
-use crate::brain::game::{self, coord};
-use crate::brain::settings::Changed;
-use crate::brain::worker::Job;
-use crate::{Coord, Reply};
+use crate::block::{Block, BlockKind};
+use crate::game::{self, coord};
+use crate::settings::Changed;
+use crate::worker::Job;
 use wuzi_core::Color;
+use wuzi_protocol::{Coord, Reply};
 
 impl Session {
-    pub(super) fn apply_setting(&mut self, setting: crate::Setting) {
+    pub(super) fn apply_setting(&mut self, setting: wuzi_protocol::Setting) {
         match self.settings.apply(setting) {
             Changed::Nothing => {}
             Changed::Table => {

@@ -8,8 +8,8 @@
 //! manager has moved on) and is then handled as a command; the position changes only at a
 //! clean `DONE`.
 
-use crate::brain::input::LineError;
-use crate::{quote, Command, ParseError, StoneLine};
+use crate::input::LineError;
+use wuzi_protocol::{quote, Command, ParseError, StoneLine};
 
 /// Which command opened the block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

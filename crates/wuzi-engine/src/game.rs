@@ -7,7 +7,7 @@
 
 use wuzi_core::{Board, BoardError, Color, Point, Rule};
 
-use crate::{Coord, Field, StoneLine};
+use wuzi_protocol::{Coord, Field, StoneLine};
 
 /// The board point of a wire coordinate, if it is on `board`.
 pub fn point(board: &Board, c: Coord) -> Result<Point, String> {

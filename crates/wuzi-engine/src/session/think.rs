@@ -12,11 +12,11 @@ use wuzi_core::{Board, Point};
 use wuzi_search::{quick_move, Limits};
 
 use super::{Flow, Session, ThinkKind, Thinking};
-use crate::brain::game::{self, coord};
-use crate::brain::swap2::Swap2Answer;
-use crate::brain::timer;
-use crate::brain::worker::{Job, Outcome};
-use crate::{Coord, Reply};
+use crate::game::{self, coord};
+use crate::swap2::Swap2Answer;
+use crate::timer;
+use crate::worker::{Job, Outcome};
+use wuzi_protocol::{Coord, Reply};
 
 impl Session {
     /// Starts the search for the position (or answers at once when there is no time).

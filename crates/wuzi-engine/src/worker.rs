@@ -18,9 +18,9 @@ use std::time::Duration;
 use wuzi_core::Board;
 use wuzi_search::{Info, Limits, SearchResult, Searcher};
 
-use crate::brain::output::Output;
-use crate::brain::swap2::{self, Swap2Answer};
-use crate::{Coord, Reply, SearchInfo};
+use crate::output::Output;
+use crate::swap2::{self, Swap2Answer};
+use wuzi_protocol::{Coord, Reply, SearchInfo};
 
 /// Work for the search thread. Boards are boxed: a queued job then costs a few words, not a
 /// board's tens of kilobytes (a manager may send thousands of `RESTART`s faster than the

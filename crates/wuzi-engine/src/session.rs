@@ -24,12 +24,12 @@ use std::time::{Duration, Instant};
 
 use wuzi_core::Board;
 
-use crate::brain::block::{Block, BlockKind, Step};
-use crate::brain::input::{Input, LineError};
-use crate::brain::output::Output;
-use crate::brain::settings::Settings;
-use crate::brain::worker::{Job, Outcome};
-use crate::{Command, ParseError, Reply};
+use crate::block::{Block, BlockKind, Step};
+use crate::input::{Input, LineError};
+use crate::output::Output;
+use crate::settings::Settings;
+use crate::worker::{Job, Outcome};
+use wuzi_protocol::{Command, ParseError, Reply};
 
 /// Commands queued during a search beyond this many, or this many bytes, are refused with an
 /// `ERROR`.

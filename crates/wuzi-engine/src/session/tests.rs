@@ -5,7 +5,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::brain::output::capture::Captured;
+use crate::output::capture::Captured;
 
 struct Harness {
     events: Sender<Event>,
