@@ -183,6 +183,37 @@ impl Totals {
 /// Searches every position on `threads` threads; `depth` overrides the positions' own
 /// depths, and `movetime` replaces the depth by a time limit (then the node counts are not
 /// reproducible). `split_depth` matters only on several threads.
+/// Where the one-thread bench's nodes go, summed over its positions (each to its depth, or
+/// to `depth`).
+pub fn node_stats(
+    depth: Option<u32>,
+    eval: EvalChoice,
+) -> Result<crate::search::NodeStats, String> {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(HASH_BYTES);
+    searcher.set_options(crate::Options {
+        eval,
+        stats: true,
+        ..crate::Options::default()
+    });
+    let mut total = crate::search::NodeStats::default();
+    for pos in POSITIONS {
+        let board = pos.board()?;
+        searcher.clear();
+        let limits = Limits {
+            max_depth: Some(depth.unwrap_or(pos.depth)),
+            ..Limits::default()
+        };
+        let result = searcher
+            .search(&board, &limits, &stop, &mut |_| {})
+            .ok_or_else(|| format!("{}: no legal move", pos.name))?;
+        if let Some(stats) = result.stats {
+            total.add(&stats);
+        }
+    }
+    Ok(total)
+}
+
 pub fn run(
     depth: Option<u32>,
     movetime: Option<Duration>,

@@ -1,19 +1,24 @@
 //! Move generation and ordering.
 //!
-//! Which moves are searched depends on the threats on the board (the caller has already
-//! handled a five for the side to move, the opponent's fives and the side's own open fours):
-//! - the opponent threatens an open four (has an open three): only defences are searched —
-//!   the points where the opponent would make a four or an open four (every block of a three
-//!   lies on one of them) — and the side's own fours (counter-threats);
+//! Which moves a node searches depends on the threat it faces (the caller has already
+//! settled a five for the side to move, the opponent's fives and the side's own open fours,
+//! `search/tactics.rs`):
+//! - the opponent has a five point: its block;
+//! - the opponent threatens an open four (has an open three): the exact defences — the
+//!   points after which the opponent has no open-four point left (all of them lie where the
+//!   opponent would make a four) — and the side's own fours (counter-threats);
+//! - the opponent has a four-three point that wins: the points after which it has none (they
+//!   lie where it would make a four or an open three), and the side's own fours;
 //! - otherwise: the empty points within two of a stone, plus every point where either side
 //!   would make a four or an open three (line threats reach four away).
 //!
+//! The quiescence generates the side's fours near its own last stone ([`quiescence_fours`]).
 //! Renju Black's forbidden points are never generated.
 //!
 //! Ordering: the table move first, then by a score of what the move makes for the side
 //! (attack) and takes from the opponent (defence), killer moves and the history table.
 
-use wuzi_core::{flag, Bitboard, Board, Cell, Color, Threat};
+use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Threat};
 
 /// Attack value of the threat a move makes for the side to move.
 const fn attack(t: Threat) -> i32 {
@@ -85,14 +90,59 @@ pub fn opponent_threatens_open_four(board: &mut Board, them: Color) -> bool {
     !set.is_empty() && any_legal(board, them, &set)
 }
 
+/// The threat a node's moves must answer (after the node's own wins are settled,
+/// `tactics.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Facing {
+    /// The opponent has one five point: its block is the only move.
+    Five(Cell),
+    /// The opponent has an open three (a legal open-four point).
+    OpenThree,
+    /// The opponent has a four-three point that wins (`tactics::has_winning_four_three`).
+    FourThree,
+    Nothing,
+}
+
+impl Facing {
+    /// What the side to move faces, its own wins and the opponent's fives already settled.
+    pub fn of(board: &mut Board, us: Color) -> Facing {
+        let them = us.opponent();
+        if opponent_threatens_open_four(board, them) {
+            Facing::OpenThree
+        } else if crate::tactics::has_winning_four_three(board, them) {
+            Facing::FourThree
+        } else {
+            Facing::Nothing
+        }
+    }
+
+    /// The node answers a threat (its moves are defences).
+    pub fn is_threat(self) -> bool {
+        self != Facing::Nothing
+    }
+}
+
 /// The candidate set for the side to move (see the module documentation).
-pub fn candidates(board: &Board, us: Color, threatened: bool) -> Bitboard {
+pub fn candidates(board: &mut Board, us: Color, facing: Facing) -> Bitboard {
     let them = us.opponent();
-    if threatened {
-        return board
-            .cells_making(them, flag::OPEN_FOUR)
-            .or(board.cells_making(them, flag::FOUR))
-            .or(board.cells_making(us, flag::FOUR));
+    match facing {
+        Facing::Five(cell) => {
+            let mut set = Bitboard::default();
+            set.insert(cell);
+            return set;
+        }
+        Facing::OpenThree => {
+            return exact_defences(board, us).or(board.cells_making(us, flag::FOUR));
+        }
+        Facing::FourThree => {
+            let defences = four_three_defences(board, us);
+            if !defences.is_empty() {
+                return defences.or(board.cells_making(us, flag::FOUR));
+            }
+            // No point stops it: every move is searched, and the search finds the loss or
+            // the counter-attack.
+        }
+        Facing::Nothing => {}
     }
     let mut set = board
         .empty_near_stones(2)
@@ -108,6 +158,103 @@ pub fn candidates(board: &Board, us: Color, threatened: bool) -> Bitboard {
         }
     }
     set
+}
+
+/// The points after which the opponent of `us` (which threatens an open four) has no legal
+/// open-four point left. Each lies where the opponent would make a four: a three is stopped
+/// only on its own line, inside the five cells it needs.
+pub fn exact_defences(board: &mut Board, us: Color) -> Bitboard {
+    let them = us.opponent();
+    let pool = board
+        .cells_making(them, flag::FOUR)
+        .or(board.cells_making(them, flag::OPEN_FOUR));
+    let mut defences = Bitboard::default();
+    for cell in pool.iter() {
+        if !legal_for(board, us, cell) {
+            continue;
+        }
+        board.make(us, cell);
+        let open_fours = *board.cells_making(them, flag::OPEN_FOUR);
+        let stopped = open_fours.is_empty() || !any_legal(board, them, &open_fours);
+        board.unmake();
+        if stopped {
+            defences.insert(cell);
+        }
+    }
+    defences
+}
+
+/// The points after which the opponent of `us` (which has a winning four-three point, and
+/// no open three) has no winning four-three point left. Each lies where the opponent would
+/// make a four or an open three: a four-three is broken on its four's line or its three's.
+pub fn four_three_defences(board: &mut Board, us: Color) -> Bitboard {
+    let them = us.opponent();
+    let pool = board
+        .cells_making(them, flag::FOUR)
+        .or(board.cells_making(them, flag::OPEN_THREE));
+    let mut defences = Bitboard::default();
+    for cell in pool.iter() {
+        if !legal_for(board, us, cell) {
+            continue;
+        }
+        board.make(us, cell);
+        let stopped = !crate::tactics::has_winning_four_three(board, them);
+        board.unmake();
+        if stopped {
+            defences.insert(cell);
+        }
+    }
+    defences
+}
+
+/// Whether `a` is near `b`: within two cells in both directions, or on a line through `b`
+/// within four (where a stone on `b` shares a five's window).
+#[inline]
+pub fn near(board: &Board, a: Cell, b: Cell) -> bool {
+    let s = board.stride();
+    let dx = (a % s).abs_diff(b % s);
+    let dy = (a / s).abs_diff(b / s);
+    let far = dx.max(dy);
+    far <= 2 || (far <= 4 && (dx == 0 || dy == 0 || dx == dy))
+}
+
+/// Whether the four `us` makes at `cell` also makes a two or a three in another line (a
+/// four that builds on, not only forces).
+pub fn four_builds(board: &Board, us: Color, cell: Cell) -> bool {
+    let mut fours = 0;
+    let mut builds = 0;
+    for dir in 0..4 {
+        let p = board.pattern_at(us, cell, dir);
+        if p.four_count() > 0 {
+            fours += 1;
+        } else if p >= Pattern::F2 {
+            builds += 1;
+        }
+    }
+    fours >= 2 || (fours == 1 && builds > 0)
+}
+
+/// The quiescence's moves for `us`: its legal fours, near `own_last` (its last stone) when
+/// given, and only fours that build on (`four_builds`) when `building_only`; scored.
+pub fn quiescence_fours(
+    board: &mut Board,
+    us: Color,
+    own_last: Option<Cell>,
+    building_only: bool,
+    out: &mut Vec<(Cell, i32)>,
+) {
+    out.clear();
+    let fours = *board.cells_making(us, flag::FOUR);
+    for cell in fours.iter() {
+        if own_last.is_some_and(|last| !near(board, cell, last))
+            || (building_only && !four_builds(board, us, cell))
+            || !legal_for(board, us, cell)
+        {
+            continue;
+        }
+        out.push((cell, move_score(board, us, cell)));
+    }
+    out.sort_unstable_by(before);
 }
 
 /// The static ordering score of a move.
@@ -145,14 +292,14 @@ impl MoveList {
         &mut self,
         board: &mut Board,
         us: Color,
-        threatened: bool,
+        facing: Facing,
         tt_move: Option<Cell>,
         refutations: [Option<Cell>; 3],
         history: &[i32],
     ) {
         self.moves.clear();
         self.sorted = false;
-        let set = candidates(board, us, threatened);
+        let set = candidates(board, us, facing);
         for cell in set.iter() {
             if !legal_for(board, us, cell) {
                 continue;
@@ -165,6 +312,13 @@ impl MoveList {
             }
             self.moves.push((cell, score));
         }
+    }
+
+    /// The list of one forced move.
+    pub fn only(&mut self, cell: Cell) {
+        self.moves.clear();
+        self.moves.push((cell, 0));
+        self.sorted = true;
     }
 
     /// Fills the list with every legal empty point (the textbook oracle's move set), scored
@@ -276,14 +430,77 @@ mod tests {
         // White to move with Black's open three .XXX. on row 7.
         assert_eq!(board.side_to_move(), Color::White);
         assert!(opponent_threatens_open_four(&mut board, Color::Black));
-        let set = candidates(&board, Color::White, true);
+        // Only the two points beside the three stop it: after (3,7) or (9,7) Black still
+        // makes a straight four on the other side. White has no fours of its own.
+        let set = candidates(&mut board, Color::White, Facing::OpenThree);
         let points: Vec<Point> = set.iter().map(|c| board.point(c)).collect();
-        for p in [(4, 7), (8, 7), (3, 7), (9, 7)] {
-            assert!(
-                points.contains(&Point::new(p.0, p.1)),
-                "{p:?} in {points:?}"
-            );
+        assert_eq!(points, vec![Point::new(4, 7), Point::new(8, 7)]);
+    }
+
+    /// The exact defences are the points of the old superset (every point where the
+    /// opponent would make a four) after which a full-width search finds no open four for
+    /// the opponent: checked against that slower definition on random positions.
+    #[test]
+    fn exact_defences_match_their_definition() {
+        let mut rng = wuzi_core::rng::Rng::new(7);
+        let mut checked = 0;
+        for round in 0..400 {
+            let rule = Rule::ALL[round % Rule::ALL.len()];
+            let mut board = Board::new(11, 11, rule).expect("board");
+            let stones = 6 + rng.below(14);
+            while board.move_count() < stones {
+                let p = Point::new(rng.below(11) as u8, rng.below(11) as u8);
+                if board.is_legal(p) {
+                    board.play(p).expect("legal");
+                    if board.winner().is_some() {
+                        board.undo().expect("undo");
+                        break;
+                    }
+                }
+            }
+            let us = board.side_to_move();
+            let them = us.opponent();
+            if !board.cells_making(them, flag::FIVE).is_empty()
+                || !opponent_threatens_open_four(&mut board, them)
+            {
+                continue;
+            }
+            let fast = exact_defences(&mut board, us);
+            for y in 0..11u8 {
+                for x in 0..11u8 {
+                    let Some(cell) = board.cell(Point::new(x, y)) else {
+                        continue;
+                    };
+                    if !board.is_empty_cell(cell) || !legal_for(&mut board, us, cell) {
+                        continue;
+                    }
+                    board.make(us, cell);
+                    let mut open_four = false;
+                    for y2 in 0..11u8 {
+                        for x2 in 0..11u8 {
+                            let Some(c2) = board.cell(Point::new(x2, y2)) else {
+                                continue;
+                            };
+                            if board.is_empty_cell(c2)
+                                && board.threat_at(them, c2) == Threat::OpenFour
+                                && legal_for(&mut board, them, c2)
+                            {
+                                open_four = true;
+                            }
+                        }
+                    }
+                    board.unmake();
+                    assert_eq!(
+                        fast.contains(cell),
+                        !open_four,
+                        "{:?} after {:?}\n{board:?}",
+                        board.point(cell),
+                        rule
+                    );
+                    checked += 1;
+                }
+            }
         }
-        assert!(!points.contains(&Point::new(7, 8)));
+        assert!(checked > 1000, "only {checked} cells checked");
     }
 }

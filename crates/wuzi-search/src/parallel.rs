@@ -40,7 +40,8 @@
 //!   (checked at fixed depth with pruning and the table off, with split points at every
 //!   depth from 3, in `tests/parallel_search.rs`).
 
-use crate::search::{self, RootMove, Thread};
+use crate::params::PLY;
+use crate::search::{self, Frame, MovePlan, NodeContext, RootMove, Thread};
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Info, Limits, Options, WIN};
 use rayon::prelude::*;
@@ -50,7 +51,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 use wuzi_core::geometry::MAX_CELLS;
-use wuzi_core::{flag, Bitboard, Board, Cell};
+use wuzi_core::{Board, Cell};
 
 /// The most threads a searcher uses.
 pub const MAX_THREADS: usize = 256;
@@ -140,26 +141,19 @@ struct Worker<'a> {
 pub(crate) struct SplitPoint<'p> {
     /// The position at the node; a helper copies it once per split point.
     pub(crate) board: &'p Board,
-    pub(crate) ply: usize,
-    /// The node's raw static evaluation (its children average theirs with it).
-    pub(crate) raw_eval: Option<i32>,
-    pub(crate) depth: i32,
-    pub(crate) alpha: i32,
-    pub(crate) beta: i32,
-    pub(crate) is_pv: bool,
-    /// The opponent threatens an open four here (no move is quiet then).
-    pub(crate) threatened: bool,
-    /// Late quiet moves are reduced, as the serial move loop reduces them (not at the root).
-    pub(crate) reduce: bool,
-    /// The side to move's fives (only the root has any: a node with one is settled first).
-    pub(crate) fives: Bitboard,
+    /// What the node's move loop knew when it split: its helpers plan each move with it.
+    pub(crate) ctx: NodeContext,
+    /// The best score among the moves the node searched before it split.
+    pub(crate) best: i32,
+    /// The frames of the line from four plies above the node to the node.
+    pub(crate) frames: &'p [Frame],
+    /// The root's window (its width and its alpha when the split opened).
+    pub(crate) root_delta: i32,
+    pub(crate) root_alpha: i32,
     /// The splitting thread's move-ordering memory (history and counter moves per colour): a
     /// helper starts each split point with a copy, so it orders moves as that thread would.
     pub(crate) history: &'p [[i32; MAX_CELLS]],
     pub(crate) counter_moves: &'p [[Option<Cell>; MAX_CELLS]],
-    /// The splitting thread's killer moves per ply (those below the split point are its
-    /// children's and grandchildren's).
-    pub(crate) killers: &'p [[Option<Cell>; 2]],
     /// The first ply at which null moves may be tried (raised inside a verification search).
     pub(crate) null_min_ply: usize,
     /// The cut-off flags of the split points around this one, outermost first, then this
@@ -294,26 +288,24 @@ impl<'a> Split<'a> {
         if main.stopped || first >= beta {
             return first;
         }
-        let us = main.board.side_to_move();
         let cells: Vec<(Cell, usize)> = moves[1..]
             .iter()
             .enumerate()
             .map(|(k, m)| (m.cell, k + 1))
             .collect();
+        let alpha = alpha.max(first);
+        main.root_alpha = alpha;
+        let ctx = main.root_context(depth, alpha, beta);
+        let frames = main.frames_around(0).to_vec();
         let point = SplitPoint {
             board: &main.board,
-            ply: 0,
-            raw_eval: main.raw_eval(0),
-            depth,
-            alpha: alpha.max(first),
-            beta,
-            is_pv: true,
-            threatened: false,
-            reduce: false,
-            fives: *main.board.cells_making(us, flag::FIVE),
+            ctx,
+            best: first,
+            frames: &frames,
+            root_delta: main.root_delta,
+            root_alpha: main.root_alpha,
             history: main.history(),
             counter_moves: main.counter_moves(),
-            killers: main.killers(),
             null_min_ply: 0,
             cuts: main.split_cuts(),
         };
@@ -355,7 +347,7 @@ impl<'a> Split<'a> {
             };
             let hash = main.board.hash();
             main.tt
-                .store(hash, 0, Some(moves[0].cell), best, 0, depth, bound);
+                .store(hash, 0, Some(moves[0].cell), best, 0, depth / PLY, bound);
         }
         best
     }
@@ -373,7 +365,7 @@ impl<'a> Split<'a> {
         cells: &[(Cell, usize)],
     ) -> Vec<Option<Searched>> {
         let id = self.points.fetch_add(1, Ordering::Relaxed) + 1;
-        let alpha = AtomicI32::new(point.alpha);
+        let alpha = AtomicI32::new(point.ctx.alpha);
         let next = AtomicUsize::new(0);
         let tasks = self.threads.min(cells.len());
         self.busy.fetch_sub(1, Ordering::Relaxed);
@@ -411,14 +403,13 @@ impl<'a> Split<'a> {
             let Some(&(cell, index)) = cells.get(k) else {
                 break;
             };
-            if alpha.load(Ordering::Acquire) >= point.beta {
+            if alpha.load(Ordering::Acquire) >= point.ctx.beta {
                 break;
             }
             let worker = state.get_or_insert_with(|| {
                 let mut worker = self.acquire();
                 if worker.point != id {
-                    worker.thread.board.clone_from(point.board);
-                    worker.thread.adopt_ordering(point);
+                    worker.thread.adopt_split_point(point);
                     worker.point = id;
                 }
                 worker
@@ -526,10 +517,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Searches one sibling move of a split point on a helper whose board holds the split
-/// point's position: a null window at the shared alpha (reduced as the serial loop reduces a
-/// late quiet move, and searched again unreduced if it beats alpha), then, by PVS rules, the
-/// full window at the alpha of then if it still beats it. A move that reaches beta cuts the
-/// split point off: the moves not started are skipped, the running ones abandoned.
+/// point's position, as the node's own loop would (its plan: a reduced null window for a late
+/// move, searched again as planned if it beats alpha), at the shared alpha; then, at a PV
+/// node, the full window at the alpha of then if it still beats it. A move that reaches beta
+/// cuts the split point off: the moves not started are skipped, the running ones abandoned.
 fn search_sibling(
     worker: &mut Thread,
     point: &SplitPoint,
@@ -538,7 +529,7 @@ fn search_sibling(
     index: usize,
 ) -> Option<Searched> {
     let alpha = shared.load(Ordering::Acquire);
-    let beta = point.beta;
+    let beta = point.ctx.beta;
     if alpha >= beta {
         return None;
     }
@@ -554,41 +545,37 @@ fn search_sibling(
             stopped: true,
         });
     }
-    let (ply, depth) = (point.ply, point.depth);
-    worker.enter_split_point(ply, point.raw_eval);
+    let mut ctx = point.ctx;
+    ctx.alpha = alpha;
+    let ply = ctx.ply;
     let nodes = worker.nodes;
     worker.seldepth = 0;
-    let us = worker.board.side_to_move();
-    let r = if point.reduce {
-        let quiet = worker.is_quiet(us, cell, point.threatened);
-        worker.late_move_reduction(quiet, index, depth, point.is_pv)
-    } else {
-        0
-    };
-    worker.board.make(us, cell);
+    worker.root_delta = point.root_delta;
+    worker.root_alpha = point.root_alpha;
+    let plan = worker
+        .plan(&ctx, cell, index + 1, point.best)
+        .unwrap_or(MovePlan {
+            depth: ctx.depth - PLY,
+            reduced: None,
+        });
+    worker.enter_move(ply, cell, plan.depth, ctx.depth);
     worker.pv[ply + 1].clear();
     let mut improved = false;
-    let score = if point.fives.contains(cell) {
-        let win = WIN - (ply as i32 + 1);
-        improved = win > alpha;
-        win
-    } else {
-        let mut score = -worker.node(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
-        if score > alpha && r > 0 && !worker.stopped {
-            score = -worker.node(-alpha - 1, -alpha, depth - 1, ply + 1, false);
-        }
-        if score >= beta {
-            improved = true;
-        } else if score > alpha && !worker.stopped {
-            // Re-search at the alpha of now: other moves may have raised it meanwhile.
-            let now = shared.load(Ordering::Acquire).max(alpha);
-            if now < beta {
-                score = -worker.node(-beta, -now, depth - 1, ply + 1, true);
-                improved = score > now;
-            }
-        }
-        score
+    let null_window = NodeContext {
+        is_pv: false,
+        ..ctx
     };
+    let mut score = worker.search_move(&null_window, plan, index + 1, alpha, beta, point.best);
+    if score >= beta {
+        improved = true;
+    } else if score > alpha && ctx.is_pv && !worker.stopped {
+        // Re-search at the alpha of now: other moves may have raised it meanwhile.
+        let now = shared.load(Ordering::Acquire).max(alpha);
+        if now < beta {
+            score = -worker.node(-beta, -now, plan.depth, ply + 1, true, false);
+            improved = score > now;
+        }
+    }
     worker.board.unmake();
     let aborted = worker.cut;
     let stopped = worker.stopped && !aborted;

@@ -72,6 +72,10 @@ enum Command {
         /// swing between consecutive depths, instead of benchmarking.
         #[arg(long, value_name = "DEPTH")]
         swing: Option<u32>,
+        /// Print where the one-thread bench's nodes go (node kinds, moves searched per node
+        /// by depth, settled nodes, pruning, the rank of the best move) instead of timing.
+        #[arg(long)]
+        stats: bool,
         /// Print the work and span of the one-thread search on every position, and the
         /// speedups they allow on 2 to 64 threads (docs/parallel.md), instead of benchmarking.
         #[arg(long)]
@@ -113,6 +117,7 @@ fn main() -> ExitCode {
             check,
             eval,
             swing,
+            stats,
             model,
             split_depth,
             scaling,
@@ -124,6 +129,18 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            if stats {
+                return match search_bench::node_stats(depth, eval) {
+                    Ok(stats) => {
+                        print!("{}", stats.report());
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("wuzi bench: {e}");
+                        ExitCode::FAILURE
+                    }
+                };
+            }
             if let Some(depth) = swing {
                 return swing_command(depth, eval);
             }

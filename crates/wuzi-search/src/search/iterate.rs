@@ -3,6 +3,7 @@
 
 use super::{RootMove, Thread, INF, MAX_DEPTH};
 use crate::iteration_clock::IterationClock;
+use crate::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, PLY};
 use crate::{Info, WIN, WIN_MIN};
 use wuzi_core::Cell;
 
@@ -24,7 +25,11 @@ pub fn iterate(
             cells = thread.filter_against_opponent_vcf(cells);
             return split.deepen_beside_vct(thread, cells, on_info);
         }
-        if let Some(win) = thread.root_threats() {
+        if crate::params::exp("novct") {
+            if let Some(win) = thread.root_vcf() {
+                return report_win(thread, win, on_info);
+            }
+        } else if let Some(win) = thread.root_threats() {
             return report_win(thread, win, on_info);
         }
         cells = thread.filter_against_opponent_vcf(cells);
@@ -90,15 +95,16 @@ pub(crate) fn deepen(
                 .filter(|m| !found.iter().any(|f| f.cell == m.cell))
                 .cloned()
                 .collect();
-            let mut delta = 40;
-            let aspiration = thread.options.pruning && depth >= 4 && pv_index == 0;
+            let mut delta = ASPIRATION_DELTA;
+            let aspiration =
+                thread.options.pruning && depth >= ASPIRATION_MIN_DEPTH as i32 && pv_index == 0;
             let (mut alpha, mut beta) = if aspiration && previous.abs() < WIN_MIN {
                 (previous - delta, previous + delta)
             } else {
                 (-INF, INF)
             };
             let score = loop {
-                let score = thread.search_root(&mut rest, depth, alpha, beta);
+                let score = thread.search_root(&mut rest, depth * PLY, alpha, beta);
                 if let Some(verified) = thread.root_verified.take() {
                     cut_off_best = Some(verified);
                 }

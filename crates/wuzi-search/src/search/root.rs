@@ -6,8 +6,12 @@
 //! by the clock has already tried the previous best; `root_verified` holds the best move whose
 //! search finished above the window's alpha.
 
+use super::node::{MovePlan, NodeContext};
 use super::{RootMove, Thread, INF};
+use crate::movepick::Facing;
 use crate::movepick::{self, MoveList};
+use crate::params::PLY;
+use crate::tactics;
 use crate::threat::SolveResult;
 use crate::tt::Bound;
 use crate::vcf::UNLIMITED;
@@ -43,12 +47,19 @@ impl Thread<'_> {
         if let Some(&c) = open_fours.first() {
             return vec![c];
         }
-        let threatened = movepick::opponent_threatens_open_four(board, them);
+        // The side's own static wins come before any defence (as in the tree).
+        let facing = if tactics::has_winning_four_three(board, us)
+            || tactics::has_winning_double_three(board, us)
+        {
+            Facing::Nothing
+        } else {
+            Facing::of(board, us)
+        };
         let mut list = MoveList::default();
         let history = self.history[us.index()];
-        list.fill(board, us, threatened, None, [None; 3], &history);
-        if list.moves.is_empty() && threatened {
-            list.fill(board, us, false, None, [None; 3], &history);
+        list.fill(board, us, facing, None, [None; 3], &history);
+        if list.moves.is_empty() && facing.is_threat() {
+            list.fill(board, us, Facing::Nothing, None, [None; 3], &history);
         }
         list.sort();
         let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();
@@ -101,21 +112,23 @@ impl Thread<'_> {
         let us = self.board.side_to_move();
         self.nodes += 1;
         self.root_verified = None;
+        self.root_delta = (beta - alpha).max(1);
+        self.root_alpha = alpha;
+        let mut ctx = self.root_context(depth, alpha, beta);
         let fives = *self.board.cells_making(us, flag::FIVE);
         for i in 0..moves.len() {
             let cell = moves[i].cell;
+            let plan = self.plan(&ctx, cell, i + 1, best).unwrap_or(MovePlan {
+                depth: depth - PLY,
+                reduced: None,
+            });
+            self.set_move(0, us, cell);
             self.board.make(us, cell);
             let score = if fives.contains(cell) {
                 self.pv[1].clear();
                 WIN - 1
-            } else if i == 0 {
-                -self.node(-beta, -alpha, depth - 1, 1, true)
             } else {
-                let mut s = -self.node(-alpha - 1, -alpha, depth - 1, 1, false);
-                if s > alpha && s < beta && !self.stopped {
-                    s = -self.node(-beta, -alpha, depth - 1, 1, true);
-                }
-                s
+                self.search_move(&ctx, plan, i + 1, alpha, beta, best)
             };
             self.board.unmake();
             // The root split hands out every move after the first.
@@ -133,6 +146,8 @@ impl Thread<'_> {
                 moves[..=i].rotate_right(1);
                 if score > alpha {
                     alpha = score;
+                    self.root_alpha = alpha;
+                    ctx.alpha = alpha;
                     self.root_verified = Some(moves[0].clone());
                     if score >= beta {
                         break;
@@ -149,7 +164,7 @@ impl Thread<'_> {
                 Some(first.cell),
                 best,
                 0,
-                depth,
+                depth / PLY,
                 if best >= beta {
                     Bound::Lower
                 } else {
@@ -158,6 +173,25 @@ impl Thread<'_> {
             );
         }
         best
+    }
+
+    /// The move loop's context at the root for a pass at `depth` in `(alpha, beta)`.
+    pub(crate) fn root_context(&mut self, depth: i32, alpha: i32, beta: i32) -> NodeContext {
+        let us = self.board.side_to_move();
+        let facing = Facing::of(&mut self.board, us);
+        NodeContext {
+            ply: 0,
+            depth,
+            is_pv: true,
+            cut_node: false,
+            facing,
+            improvement: 0,
+            tt_move: None,
+            likely_fail_high: false,
+            tt_pv: true,
+            alpha,
+            beta,
+        }
     }
 
     /// Threat-space search at the root: the side's own VCF, then (with a share of the time)
