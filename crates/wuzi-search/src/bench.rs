@@ -204,9 +204,16 @@ pub fn node_stats(
             max_depth: Some(depth.unwrap_or(pos.depth)),
             ..Limits::default()
         };
+        let mut depths = crate::search::NodeStats::default();
         let result = searcher
-            .search(&board, &limits, &stop, &mut |_| {})
+            .search(&board, &limits, &stop, &mut |info| {
+                if info.multipv == 1 {
+                    depths.completed(info.depth, info.nodes);
+                }
+            })
             .ok_or_else(|| format!("{}: no legal move", pos.name))?;
+        depths.searches = 1;
+        total.add(&depths);
         if let Some(stats) = result.stats {
             total.add(&stats);
         }

@@ -89,6 +89,8 @@ pub struct Frame {
     pub(crate) tt_pv: bool,
     /// Extensions beyond one ply summed along the line to here.
     pub(crate) extra_extension: i32,
+    /// This node or one above it on the line faces a threat (for `stats.rs`).
+    pub(crate) under_threat: bool,
 }
 
 impl Default for Frame {
@@ -104,6 +106,7 @@ impl Default for Frame {
             after_null: false,
             tt_pv: false,
             extra_extension: 0,
+            under_threat: false,
         }
     }
 }

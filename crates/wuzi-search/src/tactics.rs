@@ -88,16 +88,24 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
     if candidates.is_empty() {
         return false;
     }
-    // Without a four of its own the opponent can only block the four, and a block that makes
-    // no four leaves it without a five point while the three becomes an open four. Renju
-    // Black's three may be false (its open four forbidden): played out below.
+    // The opponent can only block the four, and a block that makes it no four leaves it
+    // without a five point while the three becomes an open four. Where the four's one five
+    // point is no four point of the opponent's now, it will not be one after the side's stone
+    // either (a stone of the side only takes from the opponent's lines): that settles it
+    // without playing. Renju Black's three may be false (its open four forbidden) and caro's
+    // five points depend on both ends: those are played out, as is a block that makes a four
+    // today.
     let opponent_has_fours = !board.cells_making(them, flag::FOUR).is_empty();
-    let renju_black = board.rule() == Rule::Renju && us == Color::Black;
+    let exact_lines = match board.rule() {
+        Rule::Freestyle | Rule::Standard => true,
+        Rule::Renju => us == Color::White,
+        Rule::Caro | Rule::CaroExact => false,
+    };
     for cell in candidates.iter() {
         if board.threat_at(us, cell) != Threat::FourThree || !movepick::legal_for(board, us, cell) {
             continue;
         }
-        if !opponent_has_fours && !renju_black {
+        if exact_lines && (!opponent_has_fours || !block_makes_a_four(board, us, cell)) {
             return true;
         }
         if four_three_wins_played_out(board, us, cell) {
@@ -105,6 +113,20 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
         }
     }
     false
+}
+
+/// Whether the five point of the four that `us` makes at `cell` (with its one four line) is
+/// a point where the opponent would make a four today. `true` where it cannot tell.
+fn block_makes_a_four(board: &Board, us: Color, cell: Cell) -> bool {
+    let them = us.opponent();
+    let Some(dir) = (0..4).find(|&d| board.pattern_at(us, cell, d).four_count() > 0) else {
+        return true;
+    };
+    let mut fives = board.completion_cells(us, cell, dir);
+    match (fives.next(), fives.next()) {
+        (Some(block), None) => board.threat_at(them, block) >= Threat::Four,
+        _ => true,
+    }
 }
 
 /// Plays the four-three at `cell`, the opponent's forced block, and checks that the side

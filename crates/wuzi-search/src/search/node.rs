@@ -41,6 +41,15 @@ pub(crate) struct NodeContext {
     pub(crate) beta: i32,
 }
 
+/// Why a move is not searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pruned {
+    /// Past the node's move count: so are all the moves after it.
+    ByCount,
+    /// This move alone.
+    Alone,
+}
+
 /// How a move is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct MovePlan {
@@ -69,10 +78,18 @@ fn rule_family(rule: Rule) -> usize {
     }
 }
 
+/// `MOVE_COUNT_BASE + plies^MOVE_COUNT_EXPONENT` for 0..=63 whole plies.
+static MOVE_COUNTS: LazyLock<[usize; 64]> = LazyLock::new(|| {
+    let mut table = [0; 64];
+    for (plies, n) in table.iter_mut().enumerate() {
+        *n = MOVE_COUNT_BASE + (plies as f64).powf(MOVE_COUNT_EXPONENT) as usize;
+    }
+    table
+});
+
 /// Moves a node may search before the rest are pruned by their number.
 fn move_count_limit(depth: i32, improving: bool) -> usize {
-    let plies = (depth / PLY).max(0) as f64;
-    (MOVE_COUNT_BASE + plies.powf(MOVE_COUNT_EXPONENT) as usize) / (2 - improving as usize)
+    MOVE_COUNTS[(depth / PLY).clamp(0, 63) as usize] / (2 - improving as usize)
 }
 
 fn razor_margin(depth: i32) -> i32 {
@@ -160,6 +177,9 @@ impl Thread<'_> {
             f.current = None;
         }
         self.frame_mut(ply + 2).killers = [None; 2];
+        if let Some(stats) = self.stats.as_mut() {
+            stats.interior += 1;
+        }
         if self.check_stop() {
             return 0;
         }
@@ -185,6 +205,14 @@ impl Thread<'_> {
                 Settled::Open => Facing::of(&mut self.board, us),
             }
         };
+
+        if self.stats.is_some() {
+            let under = self.frame_before(ply, 1).under_threat || facing.is_threat();
+            self.frame_mut(ply).under_threat = under;
+            if let Some(stats) = self.stats.as_mut() {
+                stats.under_threat += under as u64;
+            }
+        }
 
         // Step 4. The transposition table.
         let excluded = self.frame(ply).excluded;
@@ -423,8 +451,13 @@ impl Thread<'_> {
                     list.sort_from(i);
                     for j in i..list.moves.len() {
                         let cell = list.moves[j].0;
-                        if Some(cell) != excluded && self.plan(&ctx, cell, j + 1, best).is_some() {
-                            cells.push((cell, j));
+                        if Some(cell) == excluded {
+                            continue;
+                        }
+                        match self.plan(&ctx, cell, j + 1, best) {
+                            Ok(_) => cells.push((cell, j)),
+                            Err(Pruned::ByCount) => break,
+                            Err(Pruned::Alone) => {}
                         }
                     }
                     let frames = self.frames_around(ply).to_vec();
@@ -461,11 +494,17 @@ impl Thread<'_> {
                 continue;
             }
             let move_number = i + 1;
-            let Some(mut plan) = self.plan(&ctx, cell, move_number, best) else {
-                if let Some(stats) = self.stats.as_mut() {
-                    stats.pruned += 1;
+            let mut plan = match self.plan(&ctx, cell, move_number, best) {
+                Ok(plan) => plan,
+                Err(why) => {
+                    if let Some(stats) = self.stats.as_mut() {
+                        stats.pruned += 1;
+                    }
+                    if why == Pruned::ByCount {
+                        break;
+                    }
+                    continue;
                 }
-                continue;
             };
             // Singular extension of the table move (always the first move searched).
             if i == 0 && selective && Some(cell) == tt_move && ctx.depth >= SINGULAR_MIN_DEPTH {
@@ -599,7 +638,7 @@ impl Thread<'_> {
         best
     }
 
-    /// How the move `cell`, the `move_number`-th of its node, is searched, or `None` if it is
+    /// How the move `cell`, the `move_number`-th of its node, is searched, or why it is
     /// pruned. `best` is the best score among the node's moves searched so far.
     pub(crate) fn plan(
         &self,
@@ -607,20 +646,20 @@ impl Thread<'_> {
         cell: Cell,
         move_number: usize,
         best: i32,
-    ) -> Option<MovePlan> {
+    ) -> Result<MovePlan, Pruned> {
         let board = &self.board;
         let us = board.side_to_move();
         let made = board.threat_at(us, cell);
         let blocked = board.threat_at(us.opponent(), cell);
         let new_depth = ctx.depth - PLY;
         if let Facing::Five(_) = ctx.facing {
-            return Some(MovePlan {
+            return Ok(MovePlan {
                 depth: ctx.depth - PLY + BLOCK_FIVE_EXTENSION,
                 reduced: None,
             });
         }
         if !self.options.pruning {
-            return Some(MovePlan {
+            return Ok(MovePlan {
                 depth: new_depth,
                 reduced: None,
             });
@@ -636,10 +675,10 @@ impl Thread<'_> {
         // Pruning at shallow depth, once the node has a move that does not lose.
         if ctx.ply > 0 && best > -WIN_MIN {
             if move_number >= move_count_limit(ctx.depth, improving) {
-                return None;
+                return Err(Pruned::ByCount);
             }
             if trivial && ctx.depth < TRIVIAL_PRUNE_DEPTH {
-                return None;
+                return Err(Pruned::Alone);
             }
             if threatened
                 && ctx.depth < FAR_DEFENCE_PRUNE_DEPTH
@@ -647,7 +686,7 @@ impl Thread<'_> {
                 && far_from_self
                 && far_from_them
             {
-                return None;
+                return Err(Pruned::Alone);
             }
         }
 
@@ -673,7 +712,7 @@ impl Thread<'_> {
         // Late-move reduction.
         let root = ctx.ply == 0;
         if ctx.depth < 2 * PLY || move_number <= 1 + root as usize {
-            return Some(MovePlan {
+            return Ok(MovePlan {
                 depth,
                 reduced: None,
             });
@@ -714,7 +753,7 @@ impl Thread<'_> {
             r -= LMR_CONTINUING_ATTACK;
         }
         r -= PLY * self.history[us.index()][cell] / LMR_HISTORY_DIVISOR;
-        Some(MovePlan {
+        Ok(MovePlan {
             depth,
             reduced: Some((depth - r).min(depth + PLY).max(PLY)),
         })

@@ -35,8 +35,13 @@ impl Thread<'_> {
         is_pv: bool,
     ) -> i32 {
         self.nodes += 1;
-        if let Some(stats) = self.stats.as_mut() {
-            stats.quiescence += 1;
+        if self.stats.is_some() {
+            let under = self.frame_before(ply, 1).under_threat;
+            self.frame_mut(ply).under_threat = under;
+            if let Some(stats) = self.stats.as_mut() {
+                stats.quiescence += 1;
+                stats.under_threat += under as u64;
+            }
         }
         self.pv[ply].clear();
         let f = self.frame_mut(ply);
@@ -53,6 +58,12 @@ impl Thread<'_> {
         match self.settle_node(&mut alpha, &mut beta, ply) {
             Settled::Value(v) => return v,
             Settled::Block(block) => {
+                if self.stats.is_some() && !self.frame(ply).under_threat {
+                    self.frame_mut(ply).under_threat = true;
+                    if let Some(stats) = self.stats.as_mut() {
+                        stats.under_threat += 1;
+                    }
+                }
                 let us = self.board.side_to_move();
                 self.set_move(ply, us, block);
                 self.board.make(us, block);

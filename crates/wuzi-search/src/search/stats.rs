@@ -27,11 +27,22 @@ pub const RANK_SLOTS: usize = 8;
 /// The counters (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NodeStats {
-    /// Interior nodes by kind and depth, and the moves they searched.
+    /// Interior nodes entered (every call of the node function that counted a node).
+    pub interior: u64,
+    /// Interior nodes that reached their move loop, by kind and depth, and the moves they
+    /// searched.
     pub nodes: [[u64; DEPTH_SLOTS]; 3],
     pub children: [[u64; DEPTH_SLOTS]; 3],
     /// Quiescence nodes.
     pub quiescence: u64,
+    /// Nodes (interior and quiescence) in the subtree of a node that faces a threat (the
+    /// opponent has a five point, an open three or a winning four-three), that node included.
+    pub under_threat: u64,
+    /// Per iteration depth (whole plies), the nodes of the deepening when it completed, summed
+    /// over the searches counted: the effective branching factor is the ratio of neighbours.
+    pub nodes_at_depth: Vec<u64>,
+    /// Searches counted.
+    pub searches: u64,
     /// Nodes whose value was settled without search: a five, a loss to fives, an open four,
     /// a four-three or double three.
     pub settled_five: u64,
@@ -85,6 +96,15 @@ impl NodeStats {
         self.children[k][d] += children as u64;
     }
 
+    /// An iteration to `depth` plies completed after `nodes` nodes of the search.
+    pub fn completed(&mut self, depth: u32, nodes: u64) {
+        let d = depth as usize;
+        if self.nodes_at_depth.len() <= d {
+            self.nodes_at_depth.resize(d + 1, 0);
+        }
+        self.nodes_at_depth[d] += nodes;
+    }
+
     pub(crate) fn best_at(&mut self, rank: usize) {
         self.best_rank[rank.min(RANK_SLOTS - 1)] += 1;
     }
@@ -98,6 +118,15 @@ impl NodeStats {
             }
         }
         self.quiescence += other.quiescence;
+        self.interior += other.interior;
+        self.under_threat += other.under_threat;
+        if self.nodes_at_depth.len() < other.nodes_at_depth.len() {
+            self.nodes_at_depth.resize(other.nodes_at_depth.len(), 0);
+        }
+        for (a, b) in self.nodes_at_depth.iter_mut().zip(&other.nodes_at_depth) {
+            *a += b;
+        }
+        self.searches += other.searches;
         self.settled_five += other.settled_five;
         self.settled_loss += other.settled_loss;
         self.settled_open_four += other.settled_open_four;
@@ -115,15 +144,18 @@ impl NodeStats {
     /// A plain-text table of the counters.
     pub fn report(&self) -> String {
         let mut out = String::new();
-        let interior: u64 = self.nodes.iter().flatten().sum();
+        let interior = self.interior;
         let total = interior + self.quiescence;
         let share = |n: u64| 100.0 * n as f64 / total.max(1) as f64;
         let _ = writeln!(
             out,
-            "nodes {total}: interior {interior} ({:.1}%), quiescence {} ({:.1}%)",
+            "nodes {total}: interior {interior} ({:.1}%), quiescence {} ({:.1}%); \
+             in the subtrees of nodes facing a threat {} ({:.1}%)",
             share(interior),
             self.quiescence,
-            share(self.quiescence)
+            share(self.quiescence),
+            self.under_threat,
+            share(self.under_threat)
         );
         for kind in KINDS {
             let k = kind_index(kind);
@@ -131,7 +163,7 @@ impl NodeStats {
             let c: u64 = self.children[k].iter().sum();
             let _ = write!(
                 out,
-                "{kind:?}: {n} nodes ({:.1}%), {:.2} moves each; by depth (nodes/moves each):",
+                "{kind:?} (to their moves): {n} nodes ({:.1}%), {:.2} moves each; by depth (nodes/moves each):",
                 share(n),
                 c as f64 / n.max(1) as f64
             );
@@ -157,6 +189,20 @@ impl NodeStats {
             "returned before moves: table {}, razoring {}, futility {}, null move {}; moves pruned {}",
             self.cut_by_table, self.cut_by_razor, self.cut_by_futility, self.cut_by_null, self.pruned
         );
+        let _ = write!(
+            out,
+            "effective branching factor by iteration (the nodes of iteration d over those of \
+             d-1, {} searches):",
+            self.searches
+        );
+        let at = &self.nodes_at_depth;
+        for d in 3..at.len() {
+            let (before, now) = (at[d - 1].saturating_sub(at[d - 2]), at[d].saturating_sub(at[d - 1]));
+            if before > 0 && now > 0 {
+                let _ = write!(out, " {d}:{:.2}", now as f64 / before as f64);
+            }
+        }
+        out.push('\n');
         let ranked: u64 = self.best_rank.iter().sum();
         let _ = write!(out, "rank of the best move:");
         for (r, &n) in self.best_rank.iter().enumerate() {
