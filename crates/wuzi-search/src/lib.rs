@@ -2,9 +2,10 @@
 //!
 //! [`Searcher::search`] takes a position, [`Limits`] and a stop flag, reports progress through
 //! a callback ([`Info`], once per completed iteration and line) and returns a
-//! [`SearchResult`]. It knows nothing of any protocol. The internals today are the simple
-//! search of `simple.rs` (iterative-deepening alpha-beta over nearby candidates ordered by
-//! threat); the search issue replaces them behind the same API.
+//! [`SearchResult`]. It knows nothing of any protocol. The search is `search.rs` (iterative
+//! deepening, principal variation search, the threat solvers at the root and the leaves);
+//! [`Engine::Simple`] selects the simple search of `simple.rs` instead, a yardstick for
+//! matches.
 //!
 //! Guarantees of every implementation: the move returned is on the board, empty, and not a
 //! renju Black forbidden point; a five for the side to move is taken at once; an opponent's
@@ -155,8 +156,8 @@ pub struct SplitDepth {
     pub other: i32,
     /// While a pool thread has nothing to search, any node from this depth splits, so the
     /// idle thread steals its moves at once instead of waiting for a node deep enough.
-    /// (3, 9 and 4: the node rate of two threads on the bench rose by about 0.06 over 3, 7
-    /// without idle splits, with no loss in 200 games at 500 ms; `docs/parallel-history.md`.)
+    /// (The defaults, 3, 9 and 4, were chosen on the bench and in play:
+    /// `docs/journal/parallel.md`.)
     pub idle: i32,
 }
 
