@@ -194,6 +194,31 @@ pub enum Engine {
     Simple,
 }
 
+impl std::str::FromStr for Engine {
+    type Err = String;
+
+    /// A command line's name of a search: `main` or `simple`.
+    fn from_str(text: &str) -> Result<Engine, String> {
+        match text {
+            "main" => Ok(Engine::Main),
+            "simple" => Ok(Engine::Simple),
+            _ => Err(format!("\"{text}\" is not a search (main or simple)")),
+        }
+    }
+}
+
+/// The one thread-count rule of every front end (`pbrain-wuzi --threads`, `INFO thread_num`,
+/// every `wuzi` subcommand's `--threads`): 0 asks for one thread per available core, any other
+/// count is taken as it is, and the result lies in `1..=`[`parallel::MAX_THREADS`].
+/// [`Searcher::set_threads`] bounds it further by the search's own maximum.
+pub fn resolve_threads(requested: u64) -> usize {
+    let wanted = match requested {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => usize::try_from(n).unwrap_or(parallel::MAX_THREADS),
+    };
+    wanted.clamp(1, parallel::MAX_THREADS)
+}
+
 /// Owns everything a search keeps between moves: the transposition table and, with more
 /// than one thread, the thread pool (`parallel.rs`).
 pub struct Searcher {
@@ -369,4 +394,27 @@ impl Searcher {
 /// empty board, else any legal point. `None` only if there is no legal move.
 pub fn quick_move(board: &Board) -> Option<Point> {
     simple::quick_move(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_follow_one_rule() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(resolve_threads(0), cores.min(parallel::MAX_THREADS));
+        assert_eq!(resolve_threads(1), 1);
+        assert_eq!(resolve_threads(3), 3);
+        assert_eq!(resolve_threads(100_000), parallel::MAX_THREADS);
+        assert_eq!(resolve_threads(u64::MAX), parallel::MAX_THREADS);
+    }
+
+    #[test]
+    fn searches_by_name() {
+        assert_eq!("main".parse(), Ok(Engine::Main));
+        assert_eq!("simple".parse(), Ok(Engine::Simple));
+        assert!("Main".parse::<Engine>().is_err());
+        assert!("".parse::<Engine>().is_err());
+    }
 }
