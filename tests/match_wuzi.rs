@@ -19,11 +19,7 @@ fn wuzi(name: &str) -> EngineSpec {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("match-wuzi-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    wuzi_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), &format!("match-wuzi-{name}"))
 }
 
 fn quick(cfg: &mut MatchConfig) {

@@ -17,7 +17,8 @@
 //! changes nothing; `RESTART` empties the board; a `YXBOARD` block of the model restores it;
 //! a `TURN` adds the opponent's stone and the engine's answer once the answer is read.
 //!
-//! CI runs a few cases (`WUZI_FUZZ_CASES`, default 6); `docs/fuzzing.md` has the long runs.
+//! CI runs a few cases (`WUZI_FUZZ_CASES`, default 6); `docs/fuzzing.md` says how to run long
+//! runs, and `docs/journal/fuzzing.md` records them.
 
 mod protocol_support;
 

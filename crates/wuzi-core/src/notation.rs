@@ -1,8 +1,10 @@
 //! Letter-number notation of points, as analysis GUIs show them: the column as letters (`a`
 //! for x = 0 ... `z`, then `aa`, `ab`, ...), the row as `y + 1` (rows counted from the top,
 //! as in Gomocup coordinates): `(7,7)` is `h8`. A move list is such names run together or
-//! separated by spaces or commas: `h8i9j10`, `h8 i9 j10`.
+//! separated by spaces or commas: `h8i9j10`, `h8 i9 j10`. A board size is `N` (square) or
+//! `WxH` (also `W,H`): `15`, `20x15`.
 
+use crate::geometry::{MAX_SIZE, MIN_SIZE};
 use crate::types::Point;
 use thiserror::Error;
 
@@ -12,6 +14,8 @@ pub enum NotationError {
     BadPoint(String),
     #[error("'{0}' is not a move list like h8i9j10")]
     BadList(String),
+    #[error("'{0}' is not a board size (N or WxH, each 5 to 32)")]
+    BadSize(String),
 }
 
 impl Point {
@@ -80,6 +84,27 @@ pub fn format_moves(points: &[Point]) -> String {
     points.iter().map(|p| p.name()).collect()
 }
 
+/// Reads a board size: `15`, `20x15`, `20X15` or `20,15`, each side in
+/// `MIN_SIZE..=MAX_SIZE`.
+pub fn parse_size(text: &str) -> Result<(usize, usize), NotationError> {
+    let t = text.trim().to_ascii_lowercase();
+    let bad = || NotationError::BadSize(text.chars().take(80).collect());
+    let side = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+    let (w, h) = match t.split_once(['x', ',']) {
+        Some((w, h)) => (side(w)?, side(h)?),
+        None => {
+            let n = side(&t)?;
+            (n, n)
+        }
+    };
+    let ok = |v: usize| (MIN_SIZE..=MAX_SIZE).contains(&v);
+    if ok(w) && ok(h) {
+        Ok((w, h))
+    } else {
+        Err(bad())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +134,22 @@ mod tests {
         );
         for bad in ["h", "8", "h0", "hh", "h8x", "abc1", "h1234"] {
             assert!(parse_moves(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn board_sizes() {
+        assert_eq!(parse_size("15"), Ok((15, 15)));
+        assert_eq!(parse_size("20x15"), Ok((20, 15)));
+        assert_eq!(parse_size(" 20X15 "), Ok((20, 15)));
+        assert_eq!(parse_size("20,15"), Ok((20, 15)));
+        assert_eq!(parse_size("5x32"), Ok((5, 32)));
+        for bad in ["4", "33", "x", "15x", "-15", "", "15x15x15", "1e1"] {
+            assert_eq!(
+                parse_size(bad),
+                Err(NotationError::BadSize(bad.to_string())),
+                "{bad}"
+            );
         }
     }
 }

@@ -7,9 +7,11 @@
 //! talk only through channels, and all output goes through [`output::Output`] one whole,
 //! flushed line at a time. [`timer`] sizes each move's time, [`settings`] keeps the `INFO`
 //! values, [`game`] holds the all-or-nothing position operations, [`block`] reads position
-//! blocks and [`swap2`] makes the swap2 choices.
+//! blocks and [`swap2`] makes the swap2 choices. [`run`], with the command line's [`Flags`],
+//! is the one entry point.
 
 pub mod block;
+pub mod flags;
 pub mod game;
 pub mod input;
 pub mod output;
@@ -23,33 +25,23 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use wuzi_eval::eval::EvalChoice;
-use wuzi_search::{Engine, Options, Searcher};
+use wuzi_search::{Options, Searcher};
 
+pub use flags::Flags;
 use session::{Event, Session};
 use settings::Settings;
 
-/// Runs an engine session on stdin and stdout until `END` or the end of input.
-pub fn run() -> ExitCode {
-    run_with(Engine::Main, settings::DEFAULT_THREADS)
-}
-
-/// Like [`run`], with a chosen search (`Engine::Simple` is the yardstick for matches) and
-/// the thread count used until `INFO thread_num` (0: one per available core).
-pub fn run_with(engine: Engine, threads: u64) -> ExitCode {
-    run_with_eval(engine, threads, EvalChoice::Auto)
-}
-
-/// Like [`run_with`], with a chosen evaluation (`pbrain-wuzi --eval`).
-pub fn run_with_eval(engine: Engine, threads: u64, eval: EvalChoice) -> ExitCode {
+/// Runs an engine session on stdin and stdout until `END` or the end of input: the one
+/// entry point of `pbrain-wuzi`, with its command-line [`Flags`].
+pub fn run(flags: &Flags) -> ExitCode {
     let launched = Instant::now();
     let out = output::Output::stdout();
-    let settings = Settings::with_threads(threads);
+    let settings = Settings::with_threads(flags.threads);
     let (events_tx, events) = mpsc::channel::<Event>();
     let (jobs, job_rx) = mpsc::channel();
-    let mut searcher = Searcher::with_engine(settings.table_bytes(), engine);
+    let mut searcher = Searcher::with_engine(settings.table_bytes(), flags.engine);
     searcher.set_options(Options {
-        eval,
+        eval: flags.eval,
         ..Options::default()
     });
     if let Err(e) = searcher.set_threads(settings.threads()) {

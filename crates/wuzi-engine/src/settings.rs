@@ -8,7 +8,6 @@
 //! past the first stays below it with a tenth to spare.
 
 use wuzi_core::Rule;
-use wuzi_search::parallel::MAX_THREADS;
 
 use crate::timer::Clock;
 use wuzi_protocol::{Setting, UNLIMITED_TIME_LEFT};
@@ -155,14 +154,10 @@ impl Settings {
         }
     }
 
-    /// The search threads to use: `thread_num`, with 0 meaning one per available core, in
-    /// `1..=MAX_THREADS`.
+    /// The search threads to use: `thread_num` read by the one thread-count rule
+    /// ([`wuzi_search::resolve_threads`]: 0 is one per available core; `1..=MAX_THREADS`).
     pub fn threads(&self) -> usize {
-        let wanted = match self.thread_num {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => usize::try_from(n).unwrap_or(MAX_THREADS),
-        };
-        wanted.clamp(1, MAX_THREADS)
+        wuzi_search::resolve_threads(self.thread_num)
     }
 
     /// The largest table that fits the memory limit.
@@ -197,6 +192,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wuzi_search::parallel::MAX_THREADS;
 
     #[test]
     fn rule_codes() {

@@ -244,7 +244,7 @@ pub fn check_suite(
 }
 
 /// In which order the openings are played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
     /// As in the file.
     Sequential,

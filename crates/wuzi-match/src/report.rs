@@ -1,14 +1,19 @@
-//! The texts `wuzi match` prints: the header describing the match, the final report, and the
-//! one-line JSON summary.
+//! The texts of a match (the header describing it, the final report, the one-line JSON
+//! summary) and of a tournament (its header, the standings with ratings and the crosstable),
+//! and what their HTML reports show. Texts only: printing them is the caller's.
 
 use std::time::Duration;
 
 use crate::clock::millis;
 use crate::config::MatchConfig;
 use crate::engine::EngineSpec;
+use crate::html::ReportInput;
 use crate::opening::Order;
+use crate::results::GameRecord;
 use crate::runner::MatchSummary;
 use crate::sprt::SprtState;
+use crate::standings::Standings;
+use crate::tournament::{TournamentConfig, TournamentSummary};
 
 pub fn header(cfg: &MatchConfig, seed_chosen: Option<u64>) -> String {
     let describe = |e: &EngineSpec| {
@@ -152,6 +157,119 @@ pub fn json_summary(cfg: &MatchConfig, m: &MatchSummary) -> String {
         json_number(llr),
         reasons.join(",")
     )
+}
+
+/// The settings line under a report's title.
+fn details(played: usize, planned: usize, cfg: &MatchConfig) -> String {
+    format!(
+        "{played} of {planned} games, {}x{} {}, {}",
+        cfg.width,
+        cfg.height,
+        cfg.rule,
+        cfg.time.describe()
+    )
+}
+
+/// What the HTML report of a match shows: the second engine is the anchor at 0, so the first
+/// engine's rating is the Elo difference.
+pub fn match_report(cfg: &MatchConfig, m: &MatchSummary) -> ReportInput {
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    ReportInput {
+        title: format!("Match: {} vs {}", names[0], names[1]),
+        details: vec![details(m.stats.games() as usize, m.planned, cfg)],
+        names: names.iter().map(|n| n.to_string()).collect(),
+        games: m
+            .games
+            .iter()
+            .map(|g| GameRecord::of(g, names, cfg))
+            .collect(),
+        anchor: Some(names[1].to_string()),
+        anchor_elo: 0.0,
+        prior_draws: 2.0,
+    }
+}
+
+/// How a tournament's ratings are fixed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingSettings {
+    /// The engine whose rating is fixed at `anchor_elo` (`None`: the mean of all is).
+    pub anchor: Option<String>,
+    pub anchor_elo: f64,
+    /// The prior: virtual draws of every engine against the pool.
+    pub prior_draws: f64,
+}
+
+fn tournament_title(cfg: &TournamentConfig) -> String {
+    let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    format!("Tournament ({:?}): {}", cfg.format, names.join(", "))
+}
+
+/// The line that opens a tournament: who plays, the pairings and the settings.
+pub fn tournament_header(cfg: &TournamentConfig) -> String {
+    format!(
+        "{}; {} pairings of {} games, {}x{} {}, {}, {} at once",
+        tournament_title(cfg),
+        cfg.pairings().len(),
+        cfg.games_per_pair,
+        cfg.settings.width,
+        cfg.settings.height,
+        cfg.settings.rule,
+        cfg.settings.time.describe(),
+        cfg.settings.concurrency
+    )
+}
+
+/// The final text of a tournament: standings with ratings and the crosstable.
+pub fn tournament_final(
+    cfg: &TournamentConfig,
+    t: &TournamentSummary,
+    rating: &RatingSettings,
+) -> String {
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let standings = Standings::of(&names, &t.games);
+    let ratings = standings.ratings(
+        rating.anchor.as_deref(),
+        rating.anchor_elo,
+        rating.prior_draws,
+    );
+    let mut s = format!(
+        "=== Tournament finished: {} of {} games ({} from an earlier run) ===\n",
+        t.games.len(),
+        t.planned,
+        t.resumed
+    );
+    match &ratings {
+        Ok(r) => s.push_str(&standings.table(Some(r))),
+        Err(e) => {
+            s.push_str(&format!("(no ratings: {e})\n"));
+            s.push_str(&standings.table(None));
+        }
+    }
+    s.push_str(&format!(
+        "\nElo: joint maximum likelihood, ± 95% interval, {}",
+        match &rating.anchor {
+            Some(a) => format!("{a} fixed at {}", rating.anchor_elo),
+            None => format!("mean fixed at {}", rating.anchor_elo),
+        }
+    ));
+    s
+}
+
+/// What the HTML report of a tournament shows.
+pub fn tournament_report(
+    cfg: &TournamentConfig,
+    t: TournamentSummary,
+    rating: &RatingSettings,
+) -> ReportInput {
+    ReportInput {
+        title: tournament_title(cfg),
+        details: vec![details(t.games.len(), t.planned, &cfg.settings)],
+        names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
+        games: t.games,
+        anchor: rating.anchor.clone(),
+        anchor_elo: rating.anchor_elo,
+        prior_draws: rating.prior_draws,
+    }
 }
 
 #[cfg(test)]

@@ -19,10 +19,9 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use wuzi_core::notation::{format_moves, parse_moves};
+use wuzi_core::notation::{format_moves, parse_moves, parse_size};
 use wuzi_core::{Color, Point, Rule};
 
-use crate::args::{parse_rule, parse_size};
 use crate::config::MatchConfig;
 use crate::error::MatchError;
 use crate::game::GameResult;
@@ -116,8 +115,8 @@ impl GameRecord {
             "1/2" => None,
             other => return Err(format!("\"{other}\" is no result (1-0, 0-1, 1/2)")),
         };
-        let (width, height) = parse_size(size)?;
-        let rule = parse_rule(rule)?;
+        let (width, height) = parse_size(size).map_err(|e| e.to_string())?;
+        let rule: Rule = rule.parse()?;
         let opening_len = opening
             .parse()
             .map_err(|_| format!("\"{opening}\" is no opening length"))?;

@@ -41,7 +41,7 @@ const QUIT_GRACE: Duration = Duration::from_millis(500);
 const TICK: Duration = Duration::from_millis(200);
 
 /// Who plays whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Every engine against every other.
     RoundRobin,

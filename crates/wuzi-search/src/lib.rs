@@ -2,9 +2,10 @@
 //!
 //! [`Searcher::search`] takes a position, [`Limits`] and a stop flag, reports progress through
 //! a callback ([`Info`], once per completed iteration and line) and returns a
-//! [`SearchResult`]. It knows nothing of any protocol. The internals today are the simple
-//! search of `simple.rs` (iterative-deepening alpha-beta over nearby candidates ordered by
-//! threat); the search issue replaces them behind the same API.
+//! [`SearchResult`]. It knows nothing of any protocol. The search is `search.rs` (iterative
+//! deepening, principal variation search, the threat solvers at the root and the leaves);
+//! [`Engine::Simple`] selects the simple search of `simple.rs` instead, a yardstick for
+//! matches.
 //!
 //! Guarantees of every implementation: the move returned is on the board, empty, and not a
 //! renju Black forbidden point; a five for the side to move is taken at once; an opponent's
@@ -161,8 +162,8 @@ pub struct SplitDepth {
     pub other: i32,
     /// While a pool thread has nothing to search, any node from this depth splits, so the
     /// idle thread steals its moves at once instead of waiting for a node deep enough.
-    /// (3, 9 and 4: the node rate of two threads on the bench rose by about 0.06 over 3, 7
-    /// without idle splits, with no loss in 200 games at 500 ms; `docs/parallel-history.md`.)
+    /// (The defaults, 3, 9 and 4, were chosen on the bench and in play:
+    /// `docs/journal/parallel.md`.)
     pub idle: i32,
 }
 
@@ -198,6 +199,31 @@ pub enum Engine {
     Main,
     /// The simple search the protocol started with, kept as a yardstick for matches.
     Simple,
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+
+    /// A command line's name of a search: `main` or `simple`.
+    fn from_str(text: &str) -> Result<Engine, String> {
+        match text {
+            "main" => Ok(Engine::Main),
+            "simple" => Ok(Engine::Simple),
+            _ => Err(format!("\"{text}\" is not a search (main or simple)")),
+        }
+    }
+}
+
+/// The one thread-count rule of every front end (`pbrain-wuzi --threads`, `INFO thread_num`,
+/// every `wuzi` subcommand's `--threads`): 0 asks for one thread per available core, any other
+/// count is taken as it is, and the result lies in `1..=`[`parallel::MAX_THREADS`].
+/// [`Searcher::set_threads`] bounds it further by the search's own maximum.
+pub fn resolve_threads(requested: u64) -> usize {
+    let wanted = match requested {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => usize::try_from(n).unwrap_or(parallel::MAX_THREADS),
+    };
+    wanted.clamp(1, parallel::MAX_THREADS)
 }
 
 /// Owns everything a search keeps between moves: the transposition table and, with more
@@ -379,4 +405,27 @@ impl Searcher {
 /// empty board, else any legal point. `None` only if there is no legal move.
 pub fn quick_move(board: &Board) -> Option<Point> {
     simple::quick_move(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_follow_one_rule() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(resolve_threads(0), cores.min(parallel::MAX_THREADS));
+        assert_eq!(resolve_threads(1), 1);
+        assert_eq!(resolve_threads(3), 3);
+        assert_eq!(resolve_threads(100_000), parallel::MAX_THREADS);
+        assert_eq!(resolve_threads(u64::MAX), parallel::MAX_THREADS);
+    }
+
+    #[test]
+    fn searches_by_name() {
+        assert_eq!("main".parse(), Ok(Engine::Main));
+        assert_eq!("simple".parse(), Ok(Engine::Simple));
+        assert!("Main".parse::<Engine>().is_err());
+        assert!("".parse::<Engine>().is_err());
+    }
 }

@@ -6,7 +6,8 @@
 //! - [`referee`]: the renju referee cases (positions with their forbidden points);
 //! - [`engine`]: a Gomocup engine driven over pipes as a manager drives it, with a timeout on
 //!   every read, so a broken engine fails a test instead of hanging it;
-//! - [`Lcg`]: a small deterministic generator for test positions.
+//! - [`Lcg`]: a small deterministic generator for test positions;
+//! - [`scratch`]: a fresh folder for a test's files.
 //!
 //! Helpers panic with a clear message on a broken fixture: they serve tests, where a panic is
 //! the failure report.
@@ -15,6 +16,20 @@ pub mod data;
 pub mod engine;
 pub mod position;
 pub mod referee;
+
+use std::path::{Path, PathBuf};
+
+/// A fresh, empty folder `base/wuzi-NAME-PID` for one test's files. Integration tests pass
+/// their `env!("CARGO_TARGET_TMPDIR")`, so the files stay in the build folder.
+pub fn scratch(base: impl AsRef<Path>, name: &str) -> PathBuf {
+    let dir = base
+        .as_ref()
+        .join(format!("wuzi-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}
 
 /// A small deterministic generator (a 64-bit linear congruential sequence, high bits out).
 pub struct Lcg(pub u64);

@@ -62,11 +62,7 @@ pub fn play(cfg: MatchConfig) -> MatchSummary {
 
 /// A fresh scratch directory under the target folder.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("wuzi-match-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    wuzi_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), &format!("match-{name}"))
 }
 
 #[allow(unused_imports)]

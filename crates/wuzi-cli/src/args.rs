@@ -1,14 +1,37 @@
-//! Reading the values of `wuzi match` arguments: engine specs (`cmd=..,arg=..,dir=..,
-//! name=..,option.KEY=VALUE`, with `\\,` and `\\\\` escapes), `--each` options, board sizes,
-//! times and byte counts. Each reader returns the value or a one-line error naming the bad
-//! text.
+//! The argument module: the one home of every reader of an argument's value. Each returns
+//! the value or a one-line error naming the bad text, and is given to clap as a
+//! `value_parser`, so a bad value is refused before anything runs.
+//!
+//! - durations ([`parse_duration`]): `500ms`, `2s`, `1.5s`, `1m`; a bare number is
+//!   milliseconds (the meaning every time flag of the tool documents). Every time flag takes
+//!   this one type, with one name per meaning: `--turn-time`, `--match-time` and `--tolerance` for
+//!   a match's clock, `--time` for the budget of `analyze`, `bench` and `solve`;
+//! - board sizes ([`parse_size`], the notation's reader in `wuzi-core`): `15`, `20x15`;
+//! - byte counts ([`parse_bytes`]): `367001600`, `350M`;
+//! - engine specs ([`parse_engine_spec`], [`parse_each`]) for `match` and `tournament`;
+//! - split depths ([`parse_split_depth`]) for `bench`.
+//!
+//! Values whose concept lives in a lower crate are read by that crate's function, the same
+//! one `pbrain-wuzi` uses: rule names by `Rule`'s `FromStr` (`wuzi-core`), evaluations by
+//! `EvalChoice::from_arg` (`wuzi-eval`), and thread counts (0: one per available core) by
+//! `wuzi_search::resolve_threads`, the one thread-count rule.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use wuzi_core::Rule;
+use wuzi_match::engine::{default_name, EngineSpec};
 
-use crate::engine::{default_name, EngineSpec};
+/// Board sizes are read by the notation's reader, as results files write them.
+pub use wuzi_core::notation::parse_size;
+
+/// Whether an engine spec names `key` itself (then a default it would get is not applied).
+pub fn has_key(text: &str, key: &str) -> bool {
+    split_items(text).is_ok_and(|items| {
+        items
+            .iter()
+            .any(|i| i.split_once('=').is_some_and(|(k, _)| k.trim() == key))
+    })
+}
 
 /// Splits at unescaped commas; `\,` is a comma and `\\` a backslash inside an item.
 fn split_items(text: &str) -> Result<Vec<String>, String> {
@@ -29,14 +52,6 @@ fn split_items(text: &str) -> Result<Vec<String>, String> {
         }
     }
     Ok(items.into_iter().filter(|s| !s.trim().is_empty()).collect())
-}
-
-pub fn has_key(text: &str, key: &str) -> bool {
-    split_items(text).is_ok_and(|items| {
-        items
-            .iter()
-            .any(|i| i.split_once('=').is_some_and(|(k, _)| k.trim() == key))
-    })
 }
 
 /// An `option.KEY` item's key, checked to be one word.
@@ -107,6 +122,7 @@ pub fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
     Ok(spec)
 }
 
+/// Reads `--each`: `option.KEY=VALUE` items for every engine.
 pub fn parse_each(text: &str) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     for item in split_items(text)? {
@@ -121,36 +137,12 @@ pub fn parse_each(text: &str) -> Result<Vec<(String, String)>, String> {
     Ok(out)
 }
 
-/// `15`, `20x15`, `20X15` or `20,15`.
-pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let t = text.trim().to_ascii_lowercase();
-    let bad = || format!("\"{text}\" is not a board size (N or WxH, each 5..=32)");
-    let (w, h) = match t.split_once(['x', ',']) {
-        Some((w, h)) => (
-            w.trim().parse().map_err(|_| bad())?,
-            h.trim().parse().map_err(|_| bad())?,
-        ),
-        None => {
-            let n = t.parse().map_err(|_| bad())?;
-            (n, n)
-        }
-    };
-    let ok = |v: usize| (wuzi_core::MIN_SIZE..=wuzi_core::MAX_SIZE).contains(&v);
-    if ok(w) && ok(h) {
-        Ok((w, h))
-    } else {
-        Err(bad())
-    }
-}
-
-pub fn parse_rule(text: &str) -> Result<Rule, String> {
-    text.parse()
-}
-
-/// `250` (ms), `250ms`, `1.5s`, `2m`.
+/// A time: `500ms`, `2s`, `1.5s`, `1m`, or a bare number of milliseconds (`250`).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim().to_ascii_lowercase();
-    let bad = || format!("\"{text}\" is not a time (e.g. 500, 500ms, 1.5s, 2m)");
+    let bad = || {
+        format!("\"{text}\" is not a time (e.g. 500ms, 1.5s, 2m; a bare number is milliseconds)")
+    };
     let (number, scale_ms) = if let Some(n) = t.strip_suffix("ms") {
         (n, 1.0)
     } else if let Some(n) = t.strip_suffix('s') {
@@ -190,6 +182,37 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("\"{text}\" is not a byte count (e.g. 367001600 or 350M)"))
 }
 
+/// `--split-depth PV,OTHER[,IDLE]`: each at least 3 (a split node prunes by move count
+/// only); IDLE, the depth from which any node splits while a thread is idle, defaults to 4.
+pub fn parse_split_depth(text: &str) -> Result<wuzi_search::SplitDepth, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let (pv, other, idle) = match parts[..] {
+        [pv, other] => (pv, other, None),
+        [pv, other, idle] => (pv, other, Some(idle)),
+        _ => {
+            return Err(format!(
+                "{text:?}: expected PV,OTHER or PV,OTHER,IDLE, e.g. 3,9,4"
+            ))
+        }
+    };
+    let depth = |t: &str| -> Result<i32, String> {
+        match t.trim().parse::<i32>() {
+            Ok(d) if (3..=100).contains(&d) => Ok(d),
+            _ => Err(format!(
+                "{t:?}: a split depth is a whole number from 3 to 100"
+            )),
+        }
+    };
+    Ok(wuzi_search::SplitDepth {
+        pv: depth(pv)?,
+        other: depth(other)?,
+        idle: match idle {
+            Some(idle) => depth(idle)?,
+            None => wuzi_search::SplitDepth::default().idle,
+        },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,17 +248,15 @@ mod tests {
     }
 
     #[test]
-    fn sizes_times_and_bytes() {
-        assert_eq!(parse_size("15"), Ok((15, 15)));
-        assert_eq!(parse_size("20x15"), Ok((20, 15)));
-        assert_eq!(parse_size("20,15"), Ok((20, 15)));
-        for bad in ["4", "33", "x", "15x", "-15"] {
-            assert!(parse_size(bad).is_err(), "{bad}");
-        }
+    fn times_and_bytes() {
         assert_eq!(parse_duration("250"), Ok(Duration::from_millis(250)));
         assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
         assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration(" 2S "), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
         for bad in ["", "-1", "1h", "abc", "nan", "1e20"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
@@ -244,5 +265,18 @@ mod tests {
         assert_eq!(parse_bytes("0"), Ok(0));
         assert!(parse_bytes("12Q").is_err());
         assert!(parse_bytes("99999999999G").is_err());
+    }
+
+    #[test]
+    fn split_depths_are_two_or_three_depths_from_3() {
+        let d = parse_split_depth("3,7").expect("valid");
+        assert_eq!((d.pv, d.other, d.idle), (3, 7, 4));
+        let d = parse_split_depth(" 4 , 100 ").expect("spaces are fine");
+        assert_eq!((d.pv, d.other), (4, 100));
+        let d = parse_split_depth("3,7,5").expect("valid");
+        assert_eq!((d.pv, d.other, d.idle), (3, 7, 5));
+        for bad in ["3", "2,7", "3,101", "a,7", "3,7,2", "3,7,4,4", "3,7,", ""] {
+            assert!(parse_split_depth(bad).is_err(), "{bad:?}");
+        }
     }
 }

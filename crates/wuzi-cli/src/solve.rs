@@ -4,7 +4,8 @@
 //! Exit status of [`run`]: 0 when a win was found, 1 when none was (proved absent or budget
 //! spent), 2 for bad input. Nothing here panics on user input.
 
-use crate::position_args::PositionArgs;
+use crate::args::parse_duration;
+use crate::position::PositionArgs;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -42,9 +43,9 @@ pub struct SolveArgs {
     /// proof numbers (usually much faster on long lines, but the line may be longer).
     #[arg(long)]
     pub shortest: bool,
-    /// Give up after this many milliseconds.
-    #[arg(long, value_name = "MS")]
-    pub time_ms: Option<u64>,
+    /// Give up after this long: 500ms, 2s, 1m; a bare number is milliseconds.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration, alias = "time-ms")]
+    pub time: Option<Duration>,
     /// Give up after this many nodes.
     #[arg(long)]
     pub nodes: Option<u64>,
@@ -91,7 +92,7 @@ pub fn request(args: &SolveArgs) -> SolveRequest {
         kind,
         attacker: args.attacker.map(Color::from),
         depth: args.depth,
-        time: args.time_ms.map(Duration::from_millis),
+        time: args.time,
         nodes: args.nodes,
     }
 }
@@ -104,7 +105,7 @@ fn color_name(c: Color) -> &'static str {
 }
 
 /// Runs `wuzi solve`: prints the verdict, the line, nodes and time; returns the exit status.
-pub fn run(args: &SolveArgs) -> i32 {
+pub fn run(args: &SolveArgs) -> u8 {
     let pos = match position(args) {
         Ok(pos) => pos,
         Err(e) => {
@@ -192,12 +193,13 @@ mod tests {
         let points: Vec<Point> = line.iter().map(|&c| pos.board.point(c)).collect();
         assert!(line_holds(&pos.board, Color::Black, &points));
         assert_eq!(run(&a), 0);
-        let path = std::env::temp_dir().join(format!("wuzi-solve-{}.svg", std::process::id()));
+        let dir = wuzi_testkit::scratch(std::env::temp_dir(), "solve");
+        let path = dir.join("line.svg");
         let p = path.display().to_string();
         let a = args(&["h8a1i8a15j8o1k6o15k7g8", "--rule", "standard", "--svg", &p]);
         assert_eq!(run(&a), 0);
         let text = std::fs::read_to_string(&path).expect("svg written");
-        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(text.matches("class=\"stone\"").count(), 10);
         assert_eq!(text.matches("class=\"ghost\"").count(), points.len());
     }
@@ -223,11 +225,24 @@ mod tests {
     }
 
     #[test]
+    fn the_time_limit_reads_durations_and_its_old_spelling() {
+        assert_eq!(
+            args(&["h8", "--time", "1.5s"]).time,
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(
+            args(&["h8", "--time-ms", "250"]).time,
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(args(&["h8"]).time, None);
+    }
+
+    #[test]
     fn bad_input_is_an_error_not_a_panic() {
         for bad in [
             vec!["h8h8"],
             vec!["zz99"],
-            vec!["h8", "--size", "3"],
+            vec!["h8", "--width", "3"],
             vec!["q1", "--size", "9"],
         ] {
             let a = args(&bad);
@@ -235,5 +250,11 @@ mod tests {
             assert_eq!(run(&a), 2, "{bad:?}");
         }
         assert_eq!(position(&args(&[])).err(), Some(SolveError::NoPosition));
+        for bad in [&["h8", "--size", "3"][..], &["h8", "--time", "soon"]] {
+            assert!(
+                crate::try_parse_test_args::<SolveArgs>("solve", bad).is_err(),
+                "{bad:?}"
+            );
+        }
     }
 }

@@ -1,15 +1,18 @@
-//! The command line: arguments to configuration, clear refusals of bad arguments, a whole run
-//! through `cli::run`, and SPRT stopping.
+//! `wuzi match` and `wuzi tournament` on the command line: arguments to configuration, clear
+//! refusals of bad arguments, and whole runs of the test engine through their `run`.
+//!
+//! The whole runs start `wuzi-match`'s test engine, which Cargo builds beside these tests when
+//! the workspace's tests are built together (`cargo test --workspace`, as CI runs them).
 
-mod common;
-
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{CommandFactory, Parser};
-use common::{config, engine, run_within, testengine};
-use wuzi_match::cli::config_from;
-use wuzi_match::sprt::{Sprt, SprtState};
-use wuzi_match::MatchArgs;
+use wuzi_cli::match_cmd::{config_from, MatchArgs};
+use wuzi_cli::tournament::TournamentArgs;
+use wuzi_match::results::parse_results;
+use wuzi_match::sprt::Sprt;
+use wuzi_testkit::engine::workspace_binary;
 
 #[derive(Parser)]
 struct Wrapper {
@@ -21,10 +24,43 @@ fn parse(args: &[&str]) -> Result<MatchArgs, clap::Error> {
     Wrapper::try_parse_from(["wuzi-match"].iter().chain(args)).map(|w| w.args)
 }
 
+#[derive(Parser)]
+struct TournamentWrapper {
+    #[command(flatten)]
+    args: TournamentArgs,
+}
+
+fn tournament_args(list: &[&str]) -> TournamentArgs {
+    match TournamentWrapper::try_parse_from(["wuzi-tournament"].iter().chain(list)) {
+        Ok(c) => c.args,
+        Err(e) => panic!("{list:?}: {e}"),
+    }
+}
+
+/// `wuzi-match`'s test engine (`pbrain-testengine`).
+fn testengine() -> String {
+    let path = workspace_binary("pbrain-testengine");
+    assert!(
+        path.is_file(),
+        "{} is missing: build it with `cargo build -p wuzi-match --bin pbrain-testengine`, or run \
+         the workspace's tests together (`cargo test --workspace`)",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// A program that the configuration tests name but never start.
+const PROGRAM: &str = "engines/pbrain-x";
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    wuzi_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), &format!("cli-{name}"))
+}
+
 #[test]
 fn arguments_become_a_configuration() {
-    let a = format!("cmd={},arg=random,name=A,option.thread_num=2", testengine());
-    let b = format!("{},arg=random", testengine());
+    let a = format!("cmd={PROGRAM},arg=random,name=A,option.thread_num=2");
+    let b = format!("{PROGRAM},arg=random");
     let args = parse(&[
         "--engine",
         &a,
@@ -64,7 +100,7 @@ fn arguments_become_a_configuration() {
     let (cfg, chosen) = config_from(&args).expect("valid");
     assert_eq!(chosen, None);
     assert_eq!(cfg.engines[0].name, "A");
-    assert_eq!(cfg.engines[1].name, "pbrain-testengine");
+    assert_eq!(cfg.engines[1].name, "pbrain-x");
     // --each options first, the engine's own of the same key replaces one.
     assert_eq!(
         cfg.engines[0].options,
@@ -88,22 +124,22 @@ fn arguments_become_a_configuration() {
 
 #[test]
 fn same_program_twice_gets_two_names() {
-    let e = format!("{},arg=random", testengine());
+    let e = format!("{PROGRAM},arg=random");
     let (cfg, _) = config_from(&parse(&["--engine", &e, "--engine", &e]).unwrap()).unwrap();
-    assert_eq!(cfg.engines[0].name, "pbrain-testengine-1");
-    assert_eq!(cfg.engines[1].name, "pbrain-testengine-2");
+    assert_eq!(cfg.engines[0].name, "pbrain-x-1");
+    assert_eq!(cfg.engines[1].name, "pbrain-x-2");
     assert_eq!(cfg.games, 2);
 }
 
 #[test]
 fn bad_arguments_are_refused_clearly() {
-    let e = format!("{},arg=random", testengine());
+    let e = format!("{PROGRAM},arg=random");
     assert!(parse(&["--engine", &e, "--size", "40"]).is_err());
     assert!(parse(&["--engine", &e, "--turn-time", "soon"]).is_err());
     assert!(parse(&["--engine", &e, "--rule", "go"]).is_err());
     assert!(parse(&["--engine", &e, "--sprt", "0", "10", "0.05"]).is_err());
     let refused = |args: &[&str]| match parse(args) {
-        Ok(a) => wuzi_match::run(&a),
+        Ok(a) => wuzi_cli::match_cmd::run(&a),
         Err(_) => 2,
     };
     assert_eq!(refused(&["--engine", &e]), 2, "one engine");
@@ -173,7 +209,7 @@ fn help_documents_engine_specs() {
 
 #[test]
 fn a_whole_run_through_the_command_line() {
-    let dir = common::scratch("cli");
+    let dir = scratch("match");
     let sgf = dir.join("m.sgf");
     let a = format!("{},arg=random,name=left", testengine());
     let b = format!("{},arg=random,name=right", testengine());
@@ -197,7 +233,7 @@ fn a_whole_run_through_the_command_line() {
     .unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(wuzi_match::run(&args));
+        let _ = tx.send(wuzi_cli::match_cmd::run(&args));
     });
     let code = rx
         .recv_timeout(Duration::from_secs(60))
@@ -208,28 +244,59 @@ fn a_whole_run_through_the_command_line() {
 }
 
 #[test]
-fn sprt_stops_when_h1_is_accepted() {
-    // The second engine loses every game at its first move: H1 (first engine stronger) comes
-    // long before the 200-game cap.
-    let mut cfg = config(engine("strong", &["random"]), engine("weak", &["garbage"]));
-    cfg.games = 200;
-    cfg.concurrency = 2;
-    cfg.sprt = Some(Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap());
-    let (r, _) = run_within(Duration::from_secs(60), cfg);
-    let s = r.unwrap();
-    assert_eq!(s.sprt, Some(SprtState::AcceptH1));
-    let n = s.stats.games();
-    assert!((2..200).contains(&n), "{n} games");
-    assert_eq!(s.stats.total[0].wins, n);
-}
-
-#[test]
-fn sprt_stops_when_h0_is_accepted() {
-    let mut cfg = config(engine("weak", &["garbage"]), engine("strong", &["random"]));
-    cfg.games = 200;
-    cfg.sprt = Some(Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap());
-    let (r, _) = run_within(Duration::from_secs(60), cfg);
-    let s = r.unwrap();
-    assert_eq!(s.sprt, Some(SprtState::AcceptH0));
-    assert!(s.stats.games() < 200);
+fn the_command_line_plays_reports_and_refuses_bad_arguments() {
+    let dir = scratch("tournament");
+    let results = dir.join("results.txt");
+    let report = dir.join("report");
+    let t = testengine();
+    let (a, b, c) = (
+        format!("cmd={t},arg=random,name=a"),
+        format!("cmd={t},arg=occupied,name=b"),
+        format!("cmd={t},arg=crash,name=c"),
+    );
+    let (r, rep) = (results.display().to_string(), report.display().to_string());
+    let mut list = vec![
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--engine",
+        &c,
+        "--games",
+        "2",
+        "--turn-time",
+        "300ms",
+        "--results",
+        &r,
+        "--report",
+        &rep,
+        "--anchor",
+        "b",
+        "--anchor-elo",
+        "-50",
+    ];
+    assert_eq!(wuzi_cli::tournament::run(&tournament_args(&list)), 0);
+    let read = parse_results(&std::fs::read_to_string(&results).expect("results"));
+    assert_eq!(read.games.len(), 6);
+    let page = std::fs::read_to_string(report.join("index.html")).expect("report");
+    assert_eq!(page.matches("class=\"game\"").count(), 6);
+    // Bad arguments: exit code 2, nothing played.
+    list.truncate(4);
+    for extra in [
+        &["--games", "2"][..],
+        &["--anchor", "nobody"],
+        &["--sprt", "0", "5", "0.05", "0.05"],
+    ] {
+        let mut bad = if extra[0] == "--games" {
+            vec!["--engine", &a]
+        } else {
+            list.clone()
+        };
+        bad.extend_from_slice(extra);
+        assert_eq!(
+            wuzi_cli::tournament::run(&tournament_args(&bad)),
+            2,
+            "{bad:?}"
+        );
+    }
 }

@@ -7,6 +7,8 @@ use clap::Args;
 use wuzi_core::Rule;
 use wuzi_search::solve::{from_moves, read_position, Position, SolveError};
 
+use crate::args::parse_size;
+
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
     /// The position as moves alternating from Black, e.g. h8i9j10 or "h8 i9 j10".
@@ -18,9 +20,9 @@ pub struct PositionArgs {
     /// The rule: freestyle, standard, renju, caro or caro-exact (or a Gomocup rule code).
     #[arg(long, default_value = "freestyle")]
     pub rule: Rule,
-    /// Board size (square boards); a diagram gives its own size.
-    #[arg(long, default_value_t = 15)]
-    pub size: usize,
+    /// Board size: N (square) or WxH; a diagram gives its own size.
+    #[arg(long, value_name = "N|WxH", default_value = "15", value_parser = parse_size)]
+    pub size: (usize, usize),
     /// Board width (overrides --size).
     #[arg(long)]
     pub width: Option<usize>,
@@ -32,8 +34,8 @@ pub struct PositionArgs {
 impl PositionArgs {
     /// Builds the position the arguments describe.
     pub fn read(&self) -> Result<Position, SolveError> {
-        let width = self.width.unwrap_or(self.size);
-        let height = self.height.unwrap_or(self.size);
+        let width = self.width.unwrap_or(self.size.0);
+        let height = self.height.unwrap_or(self.size.1);
         if let Some(path) = &self.file {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| SolveError::File(path.display().to_string(), e.to_string()))?;

@@ -9,9 +9,10 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use wuzi_core::notation::parse_moves;
 use wuzi_core::{Board, Color, Point, Rule};
-use wuzi_match::args::parse_size;
 use wuzi_match::results::parse_results;
 use wuzi_show::{read_game, svg, Game, Picture};
+
+use crate::args::parse_size;
 
 #[derive(Args, Debug, Clone)]
 #[command(
@@ -95,7 +96,8 @@ pub fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
     }
 }
 
-pub fn run(args: &ShowArgs) -> i32 {
+/// Runs `wuzi show`; returns the exit status.
+pub fn run(args: &ShowArgs) -> u8 {
     let drawn = load(args).and_then(|game| {
         let mut picture = Picture::of(game);
         picture.upto = args.upto;
@@ -145,8 +147,7 @@ mod tests {
 
     #[test]
     fn reads_a_results_file_game() {
-        let dir = std::env::temp_dir().join(format!("wuzi-show-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = wuzi_testkit::scratch(std::env::temp_dir(), "show");
         let path = dir.join("results.txt");
         std::fs::write(
             &path,

@@ -1,21 +1,20 @@
-//! The `wuzi tournament` command line: the match's arguments plus the format, the results
-//! file and the rating anchor; [`run_tournament_cli`] plays it, printing one line per game and
-//! the standings with ratings and the crosstable at the end.
+//! `wuzi tournament`: the match's arguments plus the format, the results file and the rating
+//! anchor; [`run`] plays it over `wuzi_match::tournament`, printing one line per game and the
+//! standings with ratings and the crosstable at the end (texts of `wuzi_match::report`).
 //!
 //! Exit codes: 0 the tournament was played, 1 it could not be played to the end, 2 the
 //! arguments make no tournament.
 
 use std::path::PathBuf;
 
-use crate::cli::{apply_settings, engine_specs, stderr_logs, MatchArgs};
-use crate::config::MatchConfig;
-use crate::error::MatchError;
-use crate::html::{write_report, ReportInput};
-use crate::results::GameRecord;
-use crate::standings::Standings;
-use crate::tournament::{
-    run_tournament, Format, TournamentConfig, TournamentObserver, TournamentSummary,
-};
+use clap::ValueEnum;
+use wuzi_match::html::write_report;
+use wuzi_match::report::{tournament_final, tournament_header, tournament_report, RatingSettings};
+use wuzi_match::results::GameRecord;
+use wuzi_match::tournament::{run_tournament, Format, TournamentConfig, TournamentObserver};
+use wuzi_match::MatchConfig;
+
+use crate::match_cmd::{apply_settings, engine_specs, exit_code, log_stderr, MatchArgs};
 
 /// Run a tournament of two or more Gomocup-protocol engines.
 #[derive(clap::Args, Debug, Clone)]
@@ -24,7 +23,7 @@ pub struct TournamentArgs {
     pub common: MatchArgs,
     /// Who plays whom.
     #[arg(long, value_enum, default_value = "round-robin")]
-    pub format: Format,
+    pub format: TournamentFormat,
     /// Append every finished game to this file, and resume from it: games it already holds
     /// are not played again.
     #[arg(long, value_name = "FILE")]
@@ -45,11 +44,29 @@ pub struct TournamentArgs {
     pub prior_draws: f64,
 }
 
+/// Who plays whom, as the command line names it (`wuzi_match::tournament::Format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TournamentFormat {
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+impl From<TournamentFormat> for Format {
+    fn from(format: TournamentFormat) -> Format {
+        match format {
+            TournamentFormat::RoundRobin => Format::RoundRobin,
+            TournamentFormat::Gauntlet => Format::Gauntlet,
+        }
+    }
+}
+
 /// The tournament's settings from the arguments.
 pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig, String> {
     let mut specs = engine_specs(&args.common)?;
     if let Some(dir) = &args.common.stderr_dir {
-        stderr_logs(&mut specs, dir)?;
+        log_stderr(&mut specs, dir)?;
     }
     if specs.len() < 2 {
         return Err(format!(
@@ -77,12 +94,22 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig, Stri
     Ok(TournamentConfig {
         settings,
         engines: specs,
-        format: args.format,
+        format: args.format.into(),
         games_per_pair,
         results: args.results.clone(),
     })
 }
 
+/// How the arguments fix the ratings.
+fn rating_settings(args: &TournamentArgs) -> RatingSettings {
+    RatingSettings {
+        anchor: args.anchor.clone(),
+        anchor_elo: args.anchor_elo,
+        prior_draws: args.prior_draws,
+    }
+}
+
+/// Prints a line per finished game, and what a resumed tournament read back.
 struct Lines;
 
 impl TournamentObserver for Lines {
@@ -108,36 +135,8 @@ impl TournamentObserver for Lines {
     }
 }
 
-/// The final text: standings with ratings and the crosstable.
-pub fn final_text(args: &TournamentArgs, cfg: &TournamentConfig, t: &TournamentSummary) -> String {
-    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-    let standings = Standings::of(&names, &t.games);
-    let ratings = standings.ratings(args.anchor.as_deref(), args.anchor_elo, args.prior_draws);
-    let mut s = format!(
-        "=== Tournament finished: {} of {} games ({} from an earlier run) ===\n",
-        t.games.len(),
-        t.planned,
-        t.resumed
-    );
-    match &ratings {
-        Ok(r) => s.push_str(&standings.table(Some(r))),
-        Err(e) => {
-            s.push_str(&format!("(no ratings: {e})\n"));
-            s.push_str(&standings.table(None));
-        }
-    }
-    s.push_str(&format!(
-        "\nElo: joint maximum likelihood, ± 95% interval, {}",
-        match &args.anchor {
-            Some(a) => format!("{a} fixed at {}", args.anchor_elo),
-            None => format!("mean fixed at {}", args.anchor_elo),
-        }
-    ));
-    s
-}
-
 /// Runs `wuzi tournament`; returns the process exit code.
-pub fn run_tournament_cli(args: &TournamentArgs) -> i32 {
+pub fn run(args: &TournamentArgs) -> u8 {
     let cfg = match tournament_config(args) {
         Ok(c) => c,
         Err(e) => {
@@ -149,43 +148,15 @@ pub fn run_tournament_cli(args: &TournamentArgs) -> i32 {
         eprintln!("wuzi tournament: error: {e}");
         return 2;
     }
-    let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
-    let pairings = cfg.pairings().len();
-    println!(
-        "Tournament ({:?}): {}; {pairings} pairings of {} games, {}x{} {}, {}, {} at once",
-        cfg.format,
-        names.join(", "),
-        cfg.games_per_pair,
-        cfg.settings.width,
-        cfg.settings.height,
-        cfg.settings.rule,
-        cfg.settings.time.describe(),
-        cfg.settings.concurrency
-    );
+    println!("{}", tournament_header(&cfg));
+    let rating = rating_settings(args);
     match run_tournament(&cfg, &mut Lines) {
         Ok(summary) => {
-            println!("{}", final_text(args, &cfg, &summary));
+            println!("{}", tournament_final(&cfg, &summary, &rating));
             let Some(dir) = &args.common.report else {
                 return 0;
             };
-            let input = ReportInput {
-                title: format!("Tournament ({:?}): {}", cfg.format, names.join(", ")),
-                details: vec![format!(
-                    "{} of {} games, {}x{} {}, {}",
-                    summary.games.len(),
-                    summary.planned,
-                    cfg.settings.width,
-                    cfg.settings.height,
-                    cfg.settings.rule,
-                    cfg.settings.time.describe()
-                )],
-                names: names.iter().map(|n| n.to_string()).collect(),
-                games: summary.games,
-                anchor: args.anchor.clone(),
-                anchor_elo: args.anchor_elo,
-                prior_draws: args.prior_draws,
-            };
-            match write_report(dir, &input) {
+            match write_report(dir, &tournament_report(&cfg, summary, &rating)) {
                 Ok(path) => {
                     println!("Report: {}", path.display());
                     0
@@ -198,10 +169,7 @@ pub fn run_tournament_cli(args: &TournamentArgs) -> i32 {
         }
         Err(e) => {
             eprintln!("wuzi tournament: error: {e}");
-            match e {
-                MatchError::Config(_) | MatchError::Opening(_) => 2,
-                _ => 1,
-            }
+            exit_code(&e)
         }
     }
 }

@@ -6,13 +6,13 @@
 //! Exit status of [`run`]: 0 the analysis was printed, 2 bad input (a message on standard
 //! error; nothing here panics on user input).
 
-use crate::position_args::PositionArgs;
+use crate::args::parse_duration;
+use crate::position::PositionArgs;
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use wuzi_core::notation::format_moves;
-use wuzi_match::args::parse_duration;
 use wuzi_search::solve::Position;
 use wuzi_search::{Info, Limits, Searcher, WIN, WIN_MIN};
 
@@ -20,7 +20,7 @@ use wuzi_search::{Info, Limits, Searcher, WIN, WIN_MIN};
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// How long to think: 500ms, 2s, 1m.
+    /// How long to think: 500ms, 2s, 1m; a bare number is milliseconds.
     #[arg(long, value_name = "TIME", default_value = "5s", value_parser = parse_duration)]
     pub time: Duration,
     /// Stop at this depth (default: only the time bounds the search).
@@ -34,7 +34,7 @@ pub struct AnalyzeArgs {
     pub hash: usize,
     /// Search threads (1 to 256; 0: one per available core).
     #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    pub threads: u64,
     /// Draw the position and the best line (numbered ghost stones) as SVG here.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -59,7 +59,8 @@ fn position(args: &AnalyzeArgs) -> Result<Position, String> {
     Ok(pos)
 }
 
-pub fn run(args: &AnalyzeArgs) -> i32 {
+/// Runs `wuzi analyze`; returns the exit status.
+pub fn run(args: &AnalyzeArgs) -> u8 {
     let pos = match position(args) {
         Ok(p) => p,
         Err(e) => {
@@ -79,7 +80,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         multipv: args.lines,
     };
     let mut searcher = Searcher::new(args.hash.saturating_mul(1 << 20));
-    if let Err(e) = searcher.set_threads(crate::resolve_threads(args.threads)) {
+    if let Err(e) = searcher.set_threads(wuzi_search::resolve_threads(args.threads)) {
         eprintln!("wuzi analyze: {e}");
         return 2;
     }
@@ -157,14 +158,15 @@ mod tests {
 
     #[test]
     fn analyzes_to_a_depth_and_draws_the_line() {
-        let path = std::env::temp_dir().join(format!("wuzi-analyze-{}.svg", std::process::id()));
+        let dir = wuzi_testkit::scratch(std::env::temp_dir(), "analyze");
+        let path = dir.join("best.svg");
         let p = path.display().to_string();
         let a = args(&[
             "h8i9j10", "--depth", "3", "--time", "60s", "--lines", "2", "--hash", "4", "--svg", &p,
         ]);
         assert_eq!(run(&a), 0);
         let text = std::fs::read_to_string(&path).expect("svg written");
-        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(text.matches("class=\"stone\"").count(), 3);
         assert!(text.contains("class=\"ghost\""));
     }

@@ -1,5 +1,6 @@
-//! The `wuzi match` command line: [`MatchArgs`] (clap) and [`run`], which turns the arguments
-//! into a [`MatchConfig`], plays the match with live progress and prints the report.
+//! `wuzi match`: [`MatchArgs`] and [`run`], which turns the arguments into a `wuzi_match`
+//! [`MatchConfig`], plays the match with live progress ([`crate::progress`]) and prints the
+//! report. `wuzi tournament` takes the same arguments ([`apply_settings`], [`engine_specs`]).
 //!
 //! Exit codes of [`run`]: 0 the match was played (whatever its result), 1 it could not be
 //! played to the end (an engine could not be started, a record could not be written), 2 the
@@ -9,22 +10,20 @@ use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use clap::ValueEnum;
 use wuzi_core::Rule;
+use wuzi_match::clock::TimeControl;
+use wuzi_match::engine::{stderr_logs, EngineSpec};
+use wuzi_match::html::write_report;
+use wuzi_match::opening::{load_suite, resolve_suite, Opening, Order};
+use wuzi_match::report::{final_report, header, json_summary, match_report};
+use wuzi_match::sprt::Sprt;
+use wuzi_match::{run_match, MatchConfig, MatchError};
 
 use crate::args::{
-    has_key, parse_bytes, parse_duration, parse_each, parse_engine_spec, parse_rule, parse_size,
+    has_key, parse_bytes, parse_duration, parse_each, parse_engine_spec, parse_size,
 };
-use crate::clock::TimeControl;
-use crate::config::MatchConfig;
-use crate::engine::EngineSpec;
-use crate::error::MatchError;
-use crate::html::{write_report, ReportInput};
-use crate::opening::{load_suite, resolve_suite, Opening, Order};
 use crate::progress::{print_line, Progress, ProgressMode};
-use crate::report::{final_report, header, json_summary};
-use crate::results::GameRecord;
-use crate::runner::run_match;
-use crate::sprt::Sprt;
 
 const ENGINE_HELP: &str = "\
 ENGINE SPECS
@@ -67,9 +66,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N|WxH", default_value = "15", value_parser = parse_size)]
     pub size: (usize, usize),
     /// Rule: freestyle, standard, renju, caro, caro-exact, or a Gomocup code (0, 1, 4, 8, 9).
-    #[arg(long, default_value = "freestyle", value_parser = parse_rule)]
+    #[arg(long, default_value = "freestyle")]
     pub rule: Rule,
-    /// Time per move (`timeout_turn`): 500ms, 1.5s, 2m, or plain milliseconds.
+    /// Time per move (`timeout_turn`): 500ms, 1.5s, 2m; a bare number is milliseconds.
     #[arg(long, value_name = "TIME", default_value = "1s", value_parser = parse_duration)]
     pub turn_time: Duration,
     /// Time per game and engine (`timeout_match`); 0 is unlimited.
@@ -94,7 +93,7 @@ pub struct MatchArgs {
     pub opening_lines: Vec<String>,
     /// Order of the openings.
     #[arg(long, value_enum, default_value = "sequential")]
-    pub order: Order,
+    pub order: OpeningOrder,
     /// Seed of the random order (default: from the clock; printed).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -148,8 +147,26 @@ pub struct MatchArgs {
     pub json: bool,
 }
 
+/// The order of the openings, as the command line names it (`wuzi_match::opening::Order`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OpeningOrder {
+    /// As in the file.
+    Sequential,
+    /// Shuffled with the seed.
+    Random,
+}
+
+impl From<OpeningOrder> for Order {
+    fn from(order: OpeningOrder) -> Order {
+        match order {
+            OpeningOrder::Sequential => Order::Sequential,
+            OpeningOrder::Random => Order::Random,
+        }
+    }
+}
+
 /// Runs `wuzi match`; returns the process exit code.
-pub fn run(args: &MatchArgs) -> i32 {
+pub fn run(args: &MatchArgs) -> u8 {
     let (cfg, seed_chosen) = match config_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -187,7 +204,7 @@ pub fn run(args: &MatchArgs) -> i32 {
                 print_line(&json_summary(&cfg, &summary));
             }
             match &args.report {
-                Some(dir) => match write_report(dir, &report_input(&cfg, &summary)) {
+                Some(dir) => match write_report(dir, &match_report(&cfg, &summary)) {
                     Ok(path) => {
                         print_line(&format!("Report: {}", path.display()));
                         0
@@ -202,38 +219,17 @@ pub fn run(args: &MatchArgs) -> i32 {
         }
         Err(e) => {
             eprintln!("wuzi match: error: {e}");
-            match e {
-                MatchError::Config(_) | MatchError::Opening(_) => 2,
-                _ => 1,
-            }
+            exit_code(&e)
         }
     }
 }
 
-/// What the HTML report of a match shows: the second engine is the anchor at 0, so the first
-/// engine's rating is the Elo difference.
-fn report_input(cfg: &MatchConfig, m: &crate::runner::MatchSummary) -> ReportInput {
-    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
-    ReportInput {
-        title: format!("Match: {} vs {}", names[0], names[1]),
-        details: vec![format!(
-            "{} of {} games, {}x{} {}, {}",
-            m.stats.games(),
-            m.planned,
-            cfg.width,
-            cfg.height,
-            cfg.rule,
-            cfg.time.describe()
-        )],
-        names: names.iter().map(|n| n.to_string()).collect(),
-        games: m
-            .games
-            .iter()
-            .map(|g| GameRecord::of(g, names, cfg))
-            .collect(),
-        anchor: Some(names[1].to_string()),
-        anchor_elo: 0.0,
-        prior_draws: 2.0,
+/// The exit code of a match or tournament that stopped on `e`: 2 when its settings make no
+/// match, 1 when it could not be played to the end.
+pub fn exit_code(e: &MatchError) -> u8 {
+    match e {
+        MatchError::Config(_) | MatchError::Opening(_) => 2,
+        _ => 1,
     }
 }
 
@@ -324,7 +320,7 @@ pub fn apply_settings(cfg: &mut MatchConfig, args: &MatchArgs) -> Result<Option<
             Opening::parse(line, &format!("--opening #{}", i + 1)).map_err(|e| e.to_string())?;
         cfg.openings.push(o);
     }
-    cfg.order = args.order;
+    cfg.order = args.order.into();
     let seed_chosen = args.seed.is_none().then(clock_seed);
     cfg.seed = args.seed.or(seed_chosen).unwrap_or(0);
     cfg.concurrency = args.concurrency;
@@ -336,30 +332,14 @@ pub fn apply_settings(cfg: &mut MatchConfig, args: &MatchArgs) -> Result<Option<
     cfg.restart = !args.no_restart;
     cfg.freeze = args.freeze;
     if let Some(dir) = &args.stderr_dir {
-        stderr_logs(&mut cfg.engines, dir)?;
+        log_stderr(&mut cfg.engines, dir)?;
     }
     Ok(seed_chosen)
 }
 
-/// Points every engine's stderr at `dir/NAME.stderr.log` (the name with anything but
-/// letters, digits, `.`, `_` and `-` replaced by `_`), creating `dir`.
-pub fn stderr_logs(specs: &mut [EngineSpec], dir: &std::path::Path) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    for spec in specs {
-        let file: String = spec
-            .name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        spec.stderr_log = Some(dir.join(format!("{file}.stderr.log")));
-    }
-    Ok(())
+/// Points every engine's stderr at a log in `dir` (`wuzi_match::engine::stderr_logs`).
+pub fn log_stderr(specs: &mut [EngineSpec], dir: &std::path::Path) -> Result<(), String> {
+    stderr_logs(specs, dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))
 }
 
 fn clock_seed() -> u64 {

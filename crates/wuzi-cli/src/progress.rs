@@ -1,6 +1,7 @@
-//! Live progress: an `indicatif` bar on a terminal (games done, score, Elo so far, SPRT LLR),
-//! or one plain line per finished game when the output is no terminal; plus the full report on
-//! demand (every N games, or when a line is typed on the terminal's input).
+//! The live progress of `wuzi match`: an `indicatif` bar on a terminal (games done, score,
+//! Elo so far, SPRT LLR), or one plain line per finished game when the output is no terminal;
+//! plus the full report on demand (every N games, or when a line is typed on the terminal's
+//! input).
 //!
 //! Invariant: everything goes to the terminal through the bar while there is one (so lines
 //! never tear it); plain lines go to standard output.
@@ -12,10 +13,10 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use wuzi_core::Color;
 
-use crate::game::GameResult;
-use crate::runner::Observer;
-use crate::sprt::Sprt;
-use crate::stats::Stats;
+use wuzi_match::game::GameResult;
+use wuzi_match::runner::Observer;
+use wuzi_match::sprt::Sprt;
+use wuzi_match::stats::Stats;
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -14,15 +14,17 @@ use wuzi_tune::record::{read_records, write_records, Record};
 use wuzi_tune::trainer::{self, TrainConfig};
 use wuzi_tune::TuneError;
 
+use crate::args::parse_size;
+
 /// The arguments of `wuzi datagen`.
 #[derive(Args, Debug, Clone)]
 pub struct DatagenArgs {
-    /// The rule (freestyle, standard, renju, caro, caro-exact).
+    /// The rule: freestyle, standard, renju, caro or caro-exact (or a Gomocup rule code).
     #[arg(long, default_value = "freestyle")]
-    pub rule: String,
-    /// Board side (at most 20).
-    #[arg(long, default_value_t = 15)]
-    pub size: usize,
+    pub rule: Rule,
+    /// Board size: N, a square board of side 5 to 20 (training records hold up to 20x20).
+    #[arg(long, value_name = "N", default_value = "15", value_parser = parse_size)]
+    pub size: (usize, usize),
     /// Games to play.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
@@ -38,11 +40,12 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 0.5)]
     pub random_share: f64,
     /// The evaluation the players use: auto, classic, learned or a weights file.
-    #[arg(long, default_value = "auto")]
-    pub eval: String,
-    /// Worker threads (0: one per core).
+    #[arg(long, value_name = "auto|classic|learned|FILE", default_value = "auto",
+          value_parser = EvalChoice::from_arg)]
+    pub eval: EvalChoice,
+    /// Worker threads (0: one per available core; at most 256).
     #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    pub threads: u64,
     /// Instead of playing: read these game records (SGF, PSQ, move lists) and write the
     /// positions of those that end in a five.
     #[arg(long)]
@@ -58,8 +61,9 @@ pub struct DatagenArgs {
 /// The arguments of `wuzi tune`.
 #[derive(Args, Debug, Clone)]
 pub struct TuneArgs {
+    /// The rule whose weights are fitted: freestyle, standard, renju, caro or caro-exact.
     #[arg(long, default_value = "freestyle")]
-    pub rule: String,
+    pub rule: Rule,
     /// Records files (`wuzi datagen` output); positions of other rules are skipped.
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
@@ -90,21 +94,19 @@ pub struct TuneArgs {
     pub l2: f64,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (0: one per core). The result does not depend on it.
+    /// Worker threads (0: one per available core; at most 256). The result does not depend
+    /// on it.
     #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    pub threads: u64,
     #[arg(long)]
     pub quiet: bool,
 }
 
-fn parse_rule(s: &str) -> Result<Rule, TuneError> {
-    s.parse().map_err(TuneError::Data)
-}
-
-fn pool(threads: usize) -> Result<rayon::ThreadPool, TuneError> {
+/// The worker threads, as many as the one thread-count rule gives.
+fn pool(threads: u64) -> Result<rayon::ThreadPool, TuneError> {
     // Boards are large values; nested work-stealing can stack several of them.
     rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(wuzi_search::resolve_threads(threads))
         .stack_size(64 << 20)
         .build()
         .map_err(|e| TuneError::Data(format!("cannot start threads: {e}")))
@@ -131,7 +133,19 @@ fn open_out(path: &PathBuf) -> Result<BufWriter<std::fs::File>, TuneError> {
         .map_err(|e| TuneError::Io(format!("{}: {e}", path.display())))
 }
 
-pub fn run_datagen(args: &DatagenArgs) -> i32 {
+/// The side of datagen's square board, at most what a training record holds.
+fn square_side((width, height): (usize, usize)) -> Result<usize, TuneError> {
+    if width != height || width > wuzi_tune::record::MAX_SIDE {
+        return Err(TuneError::Data(format!(
+            "--size {width}x{height}: datagen plays square boards of side 5 to {}",
+            wuzi_tune::record::MAX_SIDE
+        )));
+    }
+    Ok(width)
+}
+
+/// Runs `wuzi datagen`; returns the exit status.
+pub fn run_datagen(args: &DatagenArgs) -> u8 {
     match datagen_inner(args) {
         Ok(()) => 0,
         Err(e) => {
@@ -142,14 +156,15 @@ pub fn run_datagen(args: &DatagenArgs) -> i32 {
 }
 
 fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
-    let rule = parse_rule(&args.rule)?;
+    let rule = args.rule;
+    let size = square_side(args.size)?;
     let mut out = open_out(&args.out)?;
     if !args.import.is_empty() {
         let mut total = 0;
         for path in &args.import {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| TuneError::Io(format!("{}: {e}", path.display())))?;
-            let records = wuzi_tune::import::positions_of_game(&text, args.size, rule, 1)
+            let records = wuzi_tune::import::positions_of_game(&text, size, rule, 1)
                 .map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?;
             total += records.len();
             write_records(&mut out, &records)?;
@@ -165,15 +180,14 @@ fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
             wuzi_match::opening::load_suite(&path).map_err(|e| TuneError::Data(e.to_string()))?
         {
             let points = line
-                .points(args.size, args.size, rule)
+                .points(size, size, rule)
                 .map_err(|e| TuneError::Data(format!("{}: {e}", line.label)))?;
             openings.push(points);
         }
     }
-    let eval = EvalChoice::from_arg(&args.eval)?;
     let config = DatagenConfig {
         rule,
-        size: args.size,
+        size,
         games: args.games,
         nodes: args.nodes,
         seed: args.seed,
@@ -181,8 +195,8 @@ fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
         random_share: args.random_share.clamp(0.0, 1.0),
         suite_random_plies: 2,
         balance_limit: 150,
-        max_plies: args.size * args.size,
-        eval,
+        max_plies: size * size,
+        eval: args.eval,
     };
     let pb = bar(args.games as u64, args.quiet, "games");
     let summary = pool(args.threads)?.install(|| {
@@ -204,7 +218,8 @@ fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
     Ok(())
 }
 
-pub fn run_tune(args: &TuneArgs) -> i32 {
+/// Runs `wuzi tune`; returns the exit status.
+pub fn run_tune(args: &TuneArgs) -> u8 {
     match pool(args.threads).and_then(|p| p.install(|| tune_inner(args))) {
         Ok(()) => 0,
         Err(e) => {
@@ -224,7 +239,7 @@ fn classic_eval(record: &Record) -> Result<f64, TuneError> {
 
 fn tune_inner(args: &TuneArgs) -> Result<(), TuneError> {
     use rayon::prelude::*;
-    let rule = parse_rule(&args.rule)?;
+    let rule = args.rule;
     if !(args.start_cell_scale.is_finite() && args.start_cell_scale > 0.0) {
         return Err(TuneError::Data(format!(
             "--start-cell-scale must be a positive number, not {}",
@@ -346,11 +361,9 @@ mod tests {
 
     #[test]
     fn datagen_then_tune_writes_weights_that_load() {
-        let dir = std::env::temp_dir().join(format!("wuzi-tune-cli-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = wuzi_testkit::scratch(std::env::temp_dir(), "tune-cli");
         let data = dir.join("d.bin");
         let weights = dir.join("w.txt");
-        let _ = std::fs::remove_file(&data);
         let d = data.to_str().expect("utf-8");
         let w = weights.to_str().expect("utf-8");
         let args: DatagenArgs = crate::parse_test_args(
