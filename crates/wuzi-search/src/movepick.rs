@@ -3,7 +3,7 @@
 //! Which moves a node searches depends on the threat it faces (the caller has already
 //! settled a five for the side to move, the opponent's fives and the side's own open fours,
 //! `search/tactics.rs`):
-//! - the opponent has a five point: its block;
+//! - the opponent threatens a five: the stones that stop it (outside caro, its five point);
 //! - the opponent threatens an open four (has an open three): the exact defences — the
 //!   points after which the opponent has no open-four point left (all of them lie where the
 //!   opponent would make a four) — and the side's own fours (counter-threats);
@@ -21,7 +21,7 @@
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Threat};
 
 /// Attack value of the threat a move makes for the side to move.
-const fn attack(t: Threat) -> i32 {
+fn attack(t: Threat) -> i32 {
     match t {
         Threat::None | Threat::Forbidden => 0,
         Threat::One => 4,
@@ -32,7 +32,7 @@ const fn attack(t: Threat) -> i32 {
         Threat::ThreeTwo => 260,
         Threat::OpenThree => 500,
         Threat::DoubleThree => 3000,
-        Threat::Four => 400,
+        Threat::Four => if crate::params::exp("four700") { 700 } else { 400 },
         Threat::FourThree => 6000,
         Threat::OpenFour => 20000,
         Threat::Five => 100_000,
@@ -94,8 +94,9 @@ pub fn opponent_threatens_open_four(board: &mut Board, them: Color) -> bool {
 /// `tactics.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Facing {
-    /// The opponent has one five point: its block is the only move.
-    Five(Cell),
+    /// The opponent threatens a five: the stones that stop it are the only moves
+    /// (`tactics::five_stoppers`).
+    Five,
     /// The opponent has an open three (a legal open-four point).
     OpenThree,
     /// The opponent has a four-three point that wins (`tactics::has_winning_four_three`).
@@ -126,11 +127,7 @@ impl Facing {
 pub fn candidates(board: &mut Board, us: Color, facing: Facing) -> Bitboard {
     let them = us.opponent();
     match facing {
-        Facing::Five(cell) => {
-            let mut set = Bitboard::default();
-            set.insert(cell);
-            return set;
-        }
+        Facing::Five => return crate::tactics::five_stoppers(board, us),
         Facing::OpenThree => {
             return exact_defences(board, us).or(board.cells_making(us, flag::FOUR));
         }
@@ -185,13 +182,33 @@ pub fn exact_defences(board: &mut Board, us: Color) -> Bitboard {
 }
 
 /// The points after which the opponent of `us` (which has a winning four-three point, and
-/// no open three) has no winning four-three point left. Each lies where the opponent would
-/// make a four or an open three: a four-three is broken on its four's line or its three's.
+/// no open three) has no winning four-three point left. A four-three is broken on its four's
+/// line or its three's (at the point itself, or anywhere in the five cells each needs, which
+/// includes the far ends of a three that are no threat points themselves, and caro's cells
+/// beyond a five), so the pool is every empty point within six cells along the four lines
+/// through each of its four-three points.
 pub fn four_three_defences(board: &mut Board, us: Color) -> Bitboard {
     let them = us.opponent();
-    let pool = board
+    let mut pool = Bitboard::default();
+    let candidates = board
         .cells_making(them, flag::FOUR)
-        .or(board.cells_making(them, flag::OPEN_THREE));
+        .and(board.cells_making(them, flag::OPEN_THREE));
+    let offsets = board.dir_offsets();
+    for point in candidates.iter() {
+        if board.threat_at(them, point) != Threat::FourThree {
+            continue;
+        }
+        pool.insert(point);
+        for &step in &offsets {
+            for k in 1..=6 {
+                for cell in [point + k * step, point.wrapping_sub(k * step)] {
+                    if board.is_on_board(cell) && board.is_empty_cell(cell) {
+                        pool.insert(cell);
+                    }
+                }
+            }
+        }
+    }
     let mut defences = Bitboard::default();
     for cell in pool.iter() {
         if !legal_for(board, us, cell) {
@@ -260,7 +277,20 @@ pub fn quiescence_fours(
 /// The static ordering score of a move.
 #[inline]
 pub fn move_score(board: &Board, us: Color, cell: Cell) -> i32 {
-    attack(board.threat_at(us, cell)) + defence(board.threat_at(us.opponent(), cell))
+    let made = board.threat_at(us, cell);
+    let mut score = attack(made) + defence(board.threat_at(us.opponent(), cell));
+    if crate::params::exp("buildbonus") && made == Threat::Four && four_builds(board, us, cell) {
+        score += 400;
+    }
+    if crate::params::exp("buildbonus") && made == Threat::OpenThree && three_builds(board, us, cell) {
+        score += 150;
+    }
+    score
+}
+
+/// Whether the open three `us` makes at `cell` also makes a two or a closed three elsewhere.
+pub fn three_builds(board: &Board, us: Color, cell: Cell) -> bool {
+    (0..4).filter(|&d| board.pattern_at(us, cell, d) >= Pattern::F2).count() >= 2
 }
 
 /// A scored move list, handed out best first by `pick`.
@@ -312,13 +342,6 @@ impl MoveList {
             }
             self.moves.push((cell, score));
         }
-    }
-
-    /// The list of one forced move.
-    pub fn only(&mut self, cell: Cell) {
-        self.moves.clear();
-        self.moves.push((cell, 0));
-        self.sorted = true;
     }
 
     /// Fills the list with every legal empty point (the textbook oracle's move set), scored
@@ -502,5 +525,78 @@ mod tests {
             }
         }
         assert!(checked > 1000, "only {checked} cells checked");
+    }
+
+    /// Every four-three defence stops the opponent's winning four-three points, and every
+    /// point on a line through one of them (within six cells) that stops them is a defence,
+    /// apart from the side's own fours, which the node adds anyway (checked on every empty
+    /// point of random positions where the opponent has one). Points off those lines can
+    /// stop them too (a stone that lets the block of the four make a four of the side's): the
+    /// generator leaves those out, a selectivity of the search.
+    #[test]
+    fn four_three_defences_match_their_definition() {
+        let mut rng = wuzi_core::rng::Rng::new(11);
+        let mut checked = 0;
+        let mut positions = 0;
+        for round in 0..3000 {
+            let rule = Rule::ALL[round % Rule::ALL.len()];
+            let mut board = Board::new(11, 11, rule).expect("board");
+            let stones = 8 + rng.below(16);
+            while board.move_count() < stones {
+                let p = Point::new(rng.below(11) as u8, rng.below(11) as u8);
+                if board.is_legal(p) {
+                    board.play(p).expect("legal");
+                    if board.winner().is_some() {
+                        board.undo().expect("undo");
+                        break;
+                    }
+                }
+            }
+            let us = board.side_to_move();
+            let them = us.opponent();
+            if !board.cells_making(them, flag::FIVE).is_empty()
+                || !board.cells_making(us, flag::FIVE).is_empty()
+                || Facing::of(&mut board, us) != Facing::FourThree
+            {
+                continue;
+            }
+            positions += 1;
+            let fast = four_three_defences(&mut board, us);
+            let own_fours = *board.cells_making(us, flag::FOUR);
+            // The opponent's four-three points, and whether a point lies on a line through one
+            // of them within six cells (by coordinates: the slow, obvious way).
+            let points: Vec<Point> = board
+                .cells_making(them, flag::FOUR)
+                .iter()
+                .filter(|&c| board.threat_at(them, c) == Threat::FourThree)
+                .map(|c| board.point(c))
+                .collect();
+            let on_lines = |board: &Board, cell: Cell| {
+                let p = board.point(cell);
+                points.iter().any(|q| {
+                    let (dx, dy) = (p.x as i32 - q.x as i32, p.y as i32 - q.y as i32);
+                    let far = dx.abs().max(dy.abs());
+                    far <= 6 && (dx == 0 || dy == 0 || dx.abs() == dy.abs())
+                })
+            };
+            for y in 0..11u8 {
+                for x in 0..11u8 {
+                    let Some(cell) = board.cell(Point::new(x, y)) else { continue };
+                    if !board.is_empty_cell(cell) || !legal_for(&mut board, us, cell) {
+                        continue;
+                    }
+                    board.make(us, cell);
+                    let stopped = !crate::tactics::has_winning_four_three(&mut board, them);
+                    board.unmake();
+                    let generated = fast.contains(cell);
+                    assert!(!generated || stopped, "{:?} under {rule:?}\n{board:?}", board.point(cell));
+                    if stopped && on_lines(&board, cell) && !own_fours.contains(cell) {
+                        assert!(generated, "{:?} missed under {rule:?}\n{board:?}", board.point(cell));
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(positions >= 10 && checked > 500, "only {positions} positions, {checked} cells");
     }
 }

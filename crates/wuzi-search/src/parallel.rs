@@ -41,9 +41,9 @@
 //!   depth from 3, in `tests/parallel_search.rs`).
 
 use crate::params::PLY;
-use crate::search::{self, Frame, MovePlan, NodeContext, RootMove, Thread};
+use crate::search::{Frame, MovePlan, NodeContext, RootMove, Thread};
 use crate::tt::{Bound, TranspositionTable};
-use crate::{Info, Limits, Options, WIN};
+use crate::{Limits, Options, WIN};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::fmt;
@@ -446,48 +446,6 @@ impl<'a> Split<'a> {
         worker.null_min_ply = 0;
         worker.recover_from_cut();
         result
-    }
-
-    /// Iterative deepening over `cells` with the side's root VCT beside it on another pool
-    /// thread (the VCF has run already). A VCT win stops the deepening (through a cut-off
-    /// flag every thread of the search carries) and is the answer, as it is on one thread,
-    /// where the VCT runs first; until then, or without one, the deepening has the other
-    /// threads, and the VCT's thread joins it when the VCT ends.
-    pub(crate) fn deepen_beside_vct(
-        &self,
-        main: &mut Thread<'a>,
-        cells: Vec<Cell>,
-        on_info: &mut (dyn FnMut(&Info) + Send),
-    ) -> (Vec<RootMove>, u32) {
-        let mut board = main.board.clone();
-        let threat_time = main.threat_time();
-        let start = main.start;
-        let max_nodes = main.limits.max_nodes;
-        let stop = main.stop_flag();
-        let won = Arc::new(AtomicBool::new(false));
-        main.cut_chain.push(Arc::clone(&won));
-        let ((vct, vct_nodes), deepened) = self.pool.join(
-            || {
-                self.busy.fetch_add(1, Ordering::Relaxed);
-                let outcome = crate::vct::root_vct(&mut board, threat_time, start, max_nodes, stop);
-                self.busy.fetch_sub(1, Ordering::Relaxed);
-                if outcome.0.is_some() {
-                    won.store(true, Ordering::Release);
-                }
-                outcome
-            },
-            || search::deepen(main, cells, on_info),
-        );
-        main.cut_chain.pop();
-        main.nodes += vct_nodes;
-        match vct {
-            Some(line) => {
-                main.recover_from_cut();
-                let win = main.proven_root_move(line);
-                search::report_win(main, win, on_info)
-            }
-            None => deepened,
-        }
     }
 
     /// Gives every helper state (all free between root passes) the main thread's clock and

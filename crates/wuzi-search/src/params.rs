@@ -62,9 +62,12 @@ pub const IIR_TT_MAX: i32 = plies(3, 10);
 // The move loop.
 
 /// Move-count pruning: once a node has a move that does not lose, moves past
-/// `(3 + d^1.32) / (2 - improving)` are skipped (`d` in whole plies).
+/// `MOVE_COUNT_SCALE * (3 + d^1.32) / (2 - improving)` are skipped (`d` in whole plies).
 pub const MOVE_COUNT_EXPONENT: f64 = 1.32;
 pub const MOVE_COUNT_BASE: usize = 3;
+/// The counts above are multiplied by this: our ordering is coarser than the classical
+/// engine these counts come from, and wider counts played stronger.
+pub const MOVE_COUNT_SCALE: usize = 3;
 /// Moves that make and stop nothing (below an open two or a closed three for either side)
 /// are skipped below this depth once a move that does not lose is found.
 pub const TRIVIAL_PRUNE_DEPTH: i32 = plies(4, 5);
@@ -112,7 +115,7 @@ pub const LMR_FAR_FROM_SELF: i32 = plies(0, 15);
 pub const LMR_NO_ALPHA_IMPROVING: i32 = plies(0, 16);
 /// History: a reduction less (more) per this much of a move's history score above (below)
 /// the neutral point.
-pub const LMR_HISTORY_DIVISOR: i32 = 1_600;
+pub const LMR_HISTORY_DIVISOR: i32 = 8_000;
 /// Once a move raised alpha, the rest of the node's moves are searched this much shallower
 /// (between these depths, and while the scores are far from proven results).
 pub const ALPHA_RAISED_REDUCTION: i32 = plies(1, 0);

@@ -53,7 +53,6 @@ mod split;
 mod stats;
 
 pub use iterate::iterate;
-pub(crate) use iterate::{deepen, report_win};
 pub(crate) use node::{MovePlan, NodeContext};
 pub use span::SpanModel;
 pub use stats::NodeStats;
@@ -286,11 +285,6 @@ impl<'a> Thread<'a> {
             self.stopped = false;
             self.next_check = 0;
         }
-    }
-
-    /// The search's stop flag (set by the caller: `YXSTOP`, `END`).
-    pub(crate) fn stop_flag(&self) -> &'a AtomicBool {
-        self.stop
     }
 
     pub fn stopped(&self) -> bool {

@@ -7,29 +7,18 @@ use crate::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, PLY};
 use crate::{Info, WIN, WIN_MIN};
 use wuzi_core::Cell;
 
-/// The root's threat-space search, then iterative deepening with aspiration windows and
-/// multi-PV. Reports each completed line through `on_info`; returns the root moves of the
-/// last completed iteration, best first, and the depth completed. With helpers the side's VCT
-/// runs beside the deepening instead of before it (`Split::deepen_beside_vct`), so that no
-/// thread waits for it.
+/// The root's VCF, then iterative deepening with aspiration windows and multi-PV. Reports
+/// each completed line through `on_info`; returns the root moves of the last completed
+/// iteration, best first, and the depth completed. The deeper forcing lines (threes as well
+/// as fours) are the tree's own: its static wins, exact defences and quiescence read them,
+/// so no separate threat-space search runs beside it.
 pub fn iterate(
     thread: &mut Thread,
     on_info: &mut (dyn FnMut(&Info) + Send),
 ) -> (Vec<RootMove>, u32) {
     let mut cells = thread.root_moves();
     if cells.len() > 1 && thread.options.threat_search && thread.options.textbook.is_none() {
-        if let Some(split) = thread.split.clone() {
-            if let Some(win) = thread.root_vcf() {
-                return report_win(thread, win, on_info);
-            }
-            cells = thread.filter_against_opponent_vcf(cells);
-            return split.deepen_beside_vct(thread, cells, on_info);
-        }
-        if crate::params::exp("novct") {
-            if let Some(win) = thread.root_vcf() {
-                return report_win(thread, win, on_info);
-            }
-        } else if let Some(win) = thread.root_threats() {
+        if let Some(win) = thread.root_vcf() {
             return report_win(thread, win, on_info);
         }
         cells = thread.filter_against_opponent_vcf(cells);
@@ -105,6 +94,9 @@ pub(crate) fn deepen(
             };
             let score = loop {
                 let score = thread.search_root(&mut rest, depth * PLY, alpha, beta);
+                if crate::params::exp("debugasp") {
+                    eprintln!("d{depth} ({alpha},{beta}) -> {score} nodes {} {:?}", thread.nodes, thread.elapsed());
+                }
                 if let Some(verified) = thread.root_verified.take() {
                     cut_off_best = Some(verified);
                 }

@@ -89,7 +89,8 @@ static MOVE_COUNTS: LazyLock<[usize; 64]> = LazyLock::new(|| {
 
 /// Moves a node may search before the rest are pruned by their number.
 fn move_count_limit(depth: i32, improving: bool) -> usize {
-    MOVE_COUNTS[(depth / PLY).clamp(0, 63) as usize] / (2 - improving as usize)
+    let base = MOVE_COUNTS[(depth / PLY).clamp(0, 63) as usize] * MOVE_COUNT_SCALE / (2 - improving as usize);
+    if crate::params::exp("mcx3") { base * 3 / 2 } else if crate::params::exp("mcx4") { base * 2 } else if crate::params::exp("mcx1") { base / 2 } else { base }
 }
 
 fn razor_margin(depth: i32) -> i32 {
@@ -201,7 +202,7 @@ impl Thread<'_> {
         } else {
             match self.settle_node(&mut alpha, &mut beta, ply) {
                 Settled::Value(v) => return v,
-                Settled::Block(cell) => Facing::Five(cell),
+                Settled::Block => Facing::Five,
                 Settled::Open => Facing::of(&mut self.board, us),
             }
         };
@@ -248,7 +249,7 @@ impl Thread<'_> {
         let parent_static = self.frame_before(ply, 1).static_eval;
         let mut raw_eval = None;
         let (static_eval, eval) = match facing {
-            Facing::Five(_) | Facing::OpenThree | Facing::FourThree if !textbook => {
+            Facing::Five | Facing::OpenThree | Facing::FourThree if !textbook => {
                 (parent_static.map_or(0, |v| -v), None)
             }
             _ => {
@@ -284,7 +285,7 @@ impl Thread<'_> {
 
         if let (Some(eval), true) = (eval, selective && !is_pv) {
             // Step 6. Razoring: far below alpha near the horizon, the quiescence decides.
-            if depth < RAZOR_DEPTH
+            if depth < RAZOR_DEPTH && !crate::params::exp("norazor")
                 && (alpha < WIN_MIN || entry.is_none())
                 && eval + razor_margin(depth) < alpha
             {
@@ -298,7 +299,7 @@ impl Thread<'_> {
             // (unless the side's last two moves were fours: a line of fours may be failing).
             let fours_line = self.frame_before(ply, 2).made >= Threat::Four
                 && self.frame_before(ply, 4).made >= Threat::Four;
-            if eval < WIN_MIN
+            if eval < WIN_MIN && !crate::params::exp("nofut")
                 && beta > -WIN_MIN
                 && !fours_line
                 && eval - futility_margin(depth - PLY, cut_node && entry.is_none(), improving)
@@ -352,7 +353,7 @@ impl Thread<'_> {
 
         // Step 9. Internal iterative reduction: a PV node the table knows no move for, or
         // one whose entry is much shallower, is searched a little less deep.
-        if selective && is_pv && !matches!(facing, Facing::Five(_)) {
+        if selective && is_pv && facing != Facing::Five {
             match (tt_move, entry) {
                 (None, _) => depth -= IIR_PV,
                 (Some(_), Some(e)) if depth > PLY => {
@@ -369,7 +370,6 @@ impl Thread<'_> {
         // Step 10. The moves, by the threat the node faces.
         let mut list = std::mem::take(&mut self.lists[ply]);
         match facing {
-            Facing::Five(block) => list.only(block),
             _ if textbook => list.fill_all(&mut self.board, us, tt_move),
             _ => {
                 let counter = self
@@ -507,7 +507,13 @@ impl Thread<'_> {
                 }
             };
             // Singular extension of the table move (always the first move searched).
-            if i == 0 && selective && Some(cell) == tt_move && ctx.depth >= SINGULAR_MIN_DEPTH {
+            if i == 0
+                && selective
+                && facing != Facing::Five
+                && Some(cell) == tt_move
+                && ctx.depth >= SINGULAR_MIN_DEPTH
+                && !crate::params::exp("nosing")
+            {
                 if let Some(e) = entry.filter(|e| {
                     e.score.abs() < WIN_MIN
                         && e.bound != Bound::Upper
@@ -586,7 +592,7 @@ impl Thread<'_> {
         }
         if let Some(stats) = self.stats.as_mut() {
             let kind = match facing {
-                Facing::Five(_) => NodeKind::Block,
+                Facing::Five => NodeKind::Block,
                 Facing::OpenThree | Facing::FourThree => NodeKind::Threatened,
                 Facing::Nothing => NodeKind::Quiet,
             };
@@ -652,9 +658,9 @@ impl Thread<'_> {
         let made = board.threat_at(us, cell);
         let blocked = board.threat_at(us.opponent(), cell);
         let new_depth = ctx.depth - PLY;
-        if let Facing::Five(_) = ctx.facing {
+        if ctx.facing == Facing::Five {
             return Ok(MovePlan {
-                depth: ctx.depth - PLY + BLOCK_FIVE_EXTENSION,
+                depth: ctx.depth - PLY + if crate::params::exp("noblockext") { PLY } else { BLOCK_FIVE_EXTENSION },
                 reduced: None,
             });
         }
@@ -674,10 +680,10 @@ impl Thread<'_> {
 
         // Pruning at shallow depth, once the node has a move that does not lose.
         if ctx.ply > 0 && best > -WIN_MIN {
-            if move_number >= move_count_limit(ctx.depth, improving) {
+            if move_number >= move_count_limit(ctx.depth, improving) && !crate::params::exp("nomc") {
                 return Err(Pruned::ByCount);
             }
-            if trivial && ctx.depth < TRIVIAL_PRUNE_DEPTH {
+            if trivial && ctx.depth < TRIVIAL_PRUNE_DEPTH && !crate::params::exp("notrivial") {
                 return Err(Pruned::Alone);
             }
             if threatened
@@ -692,26 +698,22 @@ impl Thread<'_> {
 
         // Extensions of the table move and of a likely fail-high node's moves.
         let mut depth = new_depth;
-        if Some(cell) == ctx.tt_move {
+        if Some(cell) == ctx.tt_move && !crate::params::exp("nottext") {
             depth += if ctx.is_pv {
                 TT_MOVE_EXTENSION_PV
             } else {
                 TT_MOVE_EXTENSION
             };
         }
-        if ctx.likely_fail_high {
-            if made >= Threat::Four {
-                if self.frame_before(ctx.ply, 2).made >= Threat::Four {
-                    depth += PLY;
-                }
-            } else {
-                depth -= PLY;
-            }
+        // A node that will probably fail high searches its moves a ply less, except its
+        // fours (a line of fours answers a threat the static value cannot see).
+        if ctx.likely_fail_high && made < Threat::Four {
+            depth -= PLY;
         }
 
         // Late-move reduction.
         let root = ctx.ply == 0;
-        if ctx.depth < 2 * PLY || move_number <= 1 + root as usize {
+        if ctx.depth < 2 * PLY || move_number <= 1 + root as usize || crate::params::exp("nolmr") {
             return Ok(MovePlan {
                 depth,
                 reduced: None,
@@ -753,9 +755,12 @@ impl Thread<'_> {
             r -= LMR_CONTINUING_ATTACK;
         }
         r -= PLY * self.history[us.index()][cell] / LMR_HISTORY_DIVISOR;
+        if crate::params::exp("lmrhalf") {
+            r /= 2;
+        }
         Ok(MovePlan {
             depth,
-            reduced: Some((depth - r).min(depth + PLY).max(PLY)),
+            reduced: Some((depth - r).min(depth).max(PLY)),
         })
     }
 
@@ -781,7 +786,7 @@ impl Thread<'_> {
                 // A reduced search that fails high by much goes deeper than planned, one
                 // that only matches the best so far shallower.
                 let gap = (depth - reduced) / PLY;
-                if score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * gap {
+                if score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * gap && !crate::params::exp("nodeeper") {
                     depth += PLY;
                 } else if score < best + LMR_SHALLOWER_PER_PLY * depth / PLY {
                     depth -= PLY;

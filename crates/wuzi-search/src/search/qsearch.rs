@@ -17,10 +17,10 @@
 //! `Options::threat_search` off no four is tried: the quiescence settles tactics and stands
 //! pat.
 
-use super::Thread;
+use super::{Thread, INF};
 use crate::movepick;
 use crate::params::{QS_DELTA_BASE, QS_DELTA_MIN, QS_DELTA_PER_PLY, QS_PLAIN_FOURS_PLIES};
-use crate::tactics::Settled;
+use crate::tactics::{self, Settled};
 use crate::tt::Bound;
 use wuzi_core::{Cell, Color, Threat};
 
@@ -57,22 +57,39 @@ impl Thread<'_> {
         // Step 1. Tactics.
         match self.settle_node(&mut alpha, &mut beta, ply) {
             Settled::Value(v) => return v,
-            Settled::Block(block) => {
+            Settled::Block => {
                 if self.stats.is_some() && !self.frame(ply).under_threat {
                     self.frame_mut(ply).under_threat = true;
                     if let Some(stats) = self.stats.as_mut() {
                         stats.under_threat += 1;
                     }
                 }
+                // The stones that stop the five are the only moves, and free.
                 let us = self.board.side_to_move();
-                self.set_move(ply, us, block);
-                self.board.make(us, block);
-                let score = -self.qsearch(-beta, -alpha, ply + 1, qply, is_pv);
-                self.board.unmake();
-                if is_pv {
-                    self.set_pv(ply, block);
+                let stoppers = tactics::five_stoppers(&mut self.board, us);
+                let mut best = -INF;
+                for block in stoppers.iter() {
+                    self.set_move(ply, us, block);
+                    self.board.make(us, block);
+                    let score = -self.qsearch(-beta, -alpha, ply + 1, qply, is_pv);
+                    self.board.unmake();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            if is_pv {
+                                self.set_pv(ply, block);
+                            }
+                            if score >= beta {
+                                break;
+                            }
+                            alpha = score;
+                        }
+                    }
                 }
-                return score;
+                return best;
             }
             Settled::Open => {}
         }

@@ -1,6 +1,6 @@
 //! The root of the tree: which moves it has (forced ones first), the threat solvers that run
-//! before any alpha-beta (the side's own VCF and VCT, and the filter that drops root moves
-//! leaving the opponent a VCF), and the search of the root moves at one depth.
+//! before any alpha-beta (the side's own VCF, and the filter that drops root moves leaving the
+//! opponent a VCF), and the search of the root moves at one depth.
 //!
 //! Invariant: `search_root` keeps the root moves ordered best first, so an iteration cut off
 //! by the clock has already tried the previous best; `root_verified` holds the best move whose
@@ -35,16 +35,13 @@ impl Thread<'_> {
         if let Some(c) = fives.first() {
             return vec![c];
         }
-        let blocks = *board.cells_making(them, flag::FIVE);
-        if !blocks.is_empty() {
-            let legal = movepick::legal_cells(board, us, &blocks);
-            if !legal.is_empty() {
-                return legal;
+        if !board.cells_making(them, flag::FIVE).is_empty() {
+            let stoppers: Vec<Cell> = tactics::five_stoppers(board, us).iter().collect();
+            if !stoppers.is_empty() {
+                return stoppers;
             }
         }
-        let open_four_set = *board.cells_making(us, flag::OPEN_FOUR);
-        let open_fours = movepick::legal_cells(board, us, &open_four_set);
-        if let Some(&c) = open_fours.first() {
+        if let Some(c) = tactics::winning_open_four(board, us) {
             return vec![c];
         }
         // The side's own static wins come before any defence (as in the tree).
@@ -123,6 +120,7 @@ impl Thread<'_> {
                 reduced: None,
             });
             self.set_move(0, us, cell);
+            let before = self.nodes;
             self.board.make(us, cell);
             let score = if fives.contains(cell) {
                 self.pv[1].clear();
@@ -131,6 +129,9 @@ impl Thread<'_> {
                 self.search_move(&ctx, plan, i + 1, alpha, beta, best)
             };
             self.board.unmake();
+            if crate::params::exp("debugroot") && depth / PLY >= 13 {
+                eprintln!("  root {} {:?} plan {:?} score {} nodes {}", i, self.board.point(cell), plan, score, self.nodes - before);
+            }
             // The root split hands out every move after the first.
             self.span_end_move(i > 0);
             if self.stopped {
@@ -194,27 +195,6 @@ impl Thread<'_> {
         }
     }
 
-    /// Threat-space search at the root: the side's own VCF, then (with a share of the time)
-    /// its VCT. A win found is a finished search: its line and score.
-    pub fn root_threats(&mut self) -> Option<RootMove> {
-        if let Some(win) = self.root_vcf() {
-            return Some(win);
-        }
-        let threat_time = self.threat_time();
-        let (line, nodes) = crate::vct::root_vct(
-            &mut self.board,
-            threat_time,
-            self.start,
-            self.limits.max_nodes,
-            self.stop,
-        );
-        self.nodes += nodes;
-        if let Some(span) = self.span.as_mut() {
-            span.beside_deepening(nodes);
-        }
-        line.map(|line| self.proven_root_move(line))
-    }
-
     /// The side to move's VCF at the root (a quarter of the soft time at most).
     pub(crate) fn root_vcf(&mut self) -> Option<RootMove> {
         let us = self.board.side_to_move();
@@ -245,10 +225,20 @@ impl Thread<'_> {
         }
     }
 
+    /// The root move of a proven winning line. A line ends with the five, except a renju
+    /// White win whose last move leaves Black only forbidden blocks: Black's move and White's
+    /// five then come after it, two plies more.
     pub(crate) fn proven_root_move(&self, line: Vec<Cell>) -> RootMove {
+        let mut board = self.board.clone();
+        let us = board.side_to_move();
+        for (i, &cell) in line.iter().enumerate() {
+            board.make(if i % 2 == 0 { us } else { us.opponent() }, cell);
+        }
+        let ends_in_five = board.move_count() > 0 && board.winner() == Some(us);
+        let plies = line.len() + if ends_in_five { 0 } else { 2 };
         RootMove {
             cell: line[0],
-            score: WIN - line.len() as i32,
+            score: WIN - plies as i32,
             pv: line,
         }
     }
