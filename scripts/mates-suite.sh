@@ -31,7 +31,7 @@ fs20-judge freestyle 20 freestyle20-gomocupjudge 12
 renju15 renju 15 renju15-katagomo-balanced200 60
 fs15-2024 freestyle 15 freestyle15-gomocup2024 24
 fs20-piskvork freestyle 20 any-size-piskvork 48
-std15-piskvork standard 15 any-size-piskvork 36
+std15-2024 standard 15 freestyle15-gomocup2024 24
 fs15-2026 freestyle 15 freestyle15-gomocup2026 24
 odds-fs15 freestyle 15 freestyle15-gomocup2024 24 50ms
 odds-std15 standard 15 freestyle15-gomocup2025 24 50ms
@@ -57,7 +57,7 @@ play() {
   wuzi_bin
   mkdir -p "$out"
   git rev-parse HEAD > "$out/commit.txt" 2>/dev/null || true
-  echo "$BATCHES_ALL" | while read -r name rule size suite games odds; do
+  while read -r -u 3 name rule size suite games odds; do
     [ -n "$name" ] || continue
     if [ -n "${BATCHES:-}" ] && ! [[ " $BATCHES " == *" $name "* ]]; then
       continue
@@ -71,28 +71,31 @@ play() {
       sparring="$sparring,option.timeout_turn=${odds%ms}"
     fi
     echo "$name: $games games, $rule ${size}x$size, $suite${odds:+, sparring at $odds a move}" >&2
-    "$WUZI_BIN/wuzi" match \
+    if ! "$WUZI_BIN/wuzi" match \
       --engine "cmd=$WUZI_BIN/pbrain-wuzi,name=wuzi" \
       --engine "$sparring" \
       --rule "$rule" --size "$size" --openings "$suite" --games "$games" \
       --turn-time 500ms --tolerance 3s --concurrency 1 --progress lines \
       --sgf "$out/$name.sgf" --message-log "$out/$name.log" \
-      --stderr-dir "$out/stderr" > "$out/$name.txt" 2> "$out/$name.progress"
-  done
+      --stderr-dir "$out/stderr" > "$out/$name.txt" 2> "$out/$name.progress"; then
+      echo "$name: the match failed: $(tail -n 1 "$out/$name.progress")" >&2
+      exit 1
+    fi
+  done 3<<< "$BATCHES_ALL"
 }
 
 extract() {
   local out=$1 suite=$2
   wuzi_bin
   local args=()
-  while read -r name rule size openings games odds; do
+  while read -r -u 3 name rule size openings games odds; do
     [ -n "$name" ] && [ -f "$out/$name.sgf" ] || continue
     if [ -n "$odds" ]; then
       args+=(--odds "$name=$out/$name")
     else
       args+=(--batch "$name=$out/$name")
     fi
-  done <<< "$BATCHES_ALL"
+  done 3<<< "$BATCHES_ALL"
   "$WUZI_BIN/wuzi" mates extract "${args[@]}" --wuzi wuzi --sparring sparring --out "$suite"
 }
 

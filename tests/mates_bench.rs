@@ -115,9 +115,7 @@ fn filters_pick_positions() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("mates-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = wuzi_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), "mates-bench");
     let bad = dir.join("bad.txt");
     std::fs::write(
         &bad,
@@ -165,8 +163,15 @@ fn bad_input_is_a_clear_error() {
         assert!(err.contains(expected), "{refs:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{refs:?}: {err}");
     }
-    // Options of the mate bench need --mates.
-    let out = wuzi(&["bench", "--time", "1s"]);
-    assert_eq!(out.status.code(), Some(2));
+    // The mate bench's own options need --mates; other modes refuse it.
+    let misuses: [&[&str]; 3] = [
+        &["bench", "--engine", "cmd=x"],
+        &["bench", "--attacker", "wuzi"],
+        &["bench", "--mates", "x.txt", "--movegen"],
+    ];
+    for args in misuses {
+        let out = wuzi(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

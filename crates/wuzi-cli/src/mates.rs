@@ -35,8 +35,8 @@ pub struct MatesArgs {
     /// `cmd=path/to/pbrain-x,name=x`) on every position, over the protocol, side by side.
     #[arg(long, value_name = "SPEC", requires = "mates")]
     pub engine: Option<String>,
-    /// With --mates: only positions of this split.
-    #[arg(long, value_parser = parse_split, requires = "mates")]
+    /// With --mates: only positions of this split: train or held-out.
+    #[arg(long, requires = "mates")]
     pub split: Option<Split>,
     /// With --mates: only positions of this rule (repeat for more).
     #[arg(long, requires = "mates")]
@@ -44,17 +44,10 @@ pub struct MatesArgs {
     /// With --mates: only positions of this board size, N or WxH (repeat for more).
     #[arg(long, value_name = "N|WxH", value_parser = crate::args::parse_size, requires = "mates")]
     pub size: Vec<(usize, usize)>,
-    /// With --mates: only positions whose win is the sparring engine's or wuzi's.
-    #[arg(long, value_parser = parse_attacker, requires = "mates")]
+    /// With --mates: only positions whose win is the sparring engine's (sparring) or wuzi's
+    /// (wuzi).
+    #[arg(long, requires = "mates")]
     pub attacker: Option<Attacker>,
-}
-
-fn parse_split(text: &str) -> Result<Split, String> {
-    text.parse()
-}
-
-fn parse_attacker(text: &str) -> Result<Attacker, String> {
-    text.parse()
 }
 
 /// `wuzi bench --mates FILE`: `time` is the cap (default [`DEFAULT_CAP`]); `threads` and

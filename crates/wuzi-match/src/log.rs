@@ -103,8 +103,7 @@ mod tests {
 
     #[test]
     fn lines_read_back() {
-        let dir = std::env::temp_dir().join(format!("wuzi-log-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = wuzi_testkit::scratch(std::env::temp_dir(), "log-read-back");
         let path = dir.join("m.log");
         let log = MessageLog::create(&path).expect("log");
         log.line(

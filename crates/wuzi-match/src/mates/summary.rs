@@ -1,5 +1,6 @@
 //! The mate bench's results: one [`Row`] a position (each engine's [`MateRun`]), and the
-//! totals of groups of positions (all, by attacker, by split, by league), as text or JSON.
+//! totals of groups of positions (all, by attacker, by split, by league, by league and split),
+//! as text or JSON.
 //!
 //! How the totals count, for each engine over the positions it ran without an error:
 //! - `found`: positions where it reported a proven win for the side to move within the cap;
@@ -121,7 +122,8 @@ impl MatesReport {
         }
     }
 
-    /// All positions, then by attacker, by split and by league (each in sorted order).
+    /// All positions, then by attacker, by split, by league, and (with both splits) by league
+    /// and split where the group has positions, each in sorted order.
     pub fn groups(&self) -> Vec<Group> {
         let mut out = vec![self.group("all", |_| true)];
         let mut attackers: Vec<_> = self.rows.iter().map(|r| r.position.attacker).collect();
@@ -133,14 +135,25 @@ impl MatesReport {
         let mut splits: Vec<_> = self.rows.iter().map(|r| r.position.split).collect();
         splits.sort();
         splits.dedup();
-        for s in splits {
+        for &s in &splits {
             out.push(self.group(&format!("split {}", s.name()), |p| p.split == s));
         }
         let mut leagues: Vec<String> = self.rows.iter().map(|r| r.position.league()).collect();
         leagues.sort();
         leagues.dedup();
-        for l in leagues {
-            out.push(self.group(&l, |p| p.league() == l));
+        for l in &leagues {
+            out.push(self.group(l, |p| p.league() == *l));
+        }
+        if splits.len() > 1 {
+            for l in &leagues {
+                for &s in &splits {
+                    let name = format!("{l} {}", s.name());
+                    let group = self.group(&name, |p| p.league() == *l && p.split == s);
+                    if group.positions > 0 {
+                        out.push(group);
+                    }
+                }
+            }
         }
         out
     }
@@ -155,7 +168,7 @@ impl MatesReport {
             self.engines.first().map_or("-", String::as_str),
             self.engines.get(1).map_or("-", String::as_str),
         );
-        s.push_str(&format!("{:<22} {:>5}", "group", "n"));
+        s.push_str(&format!("{:<26} {:>5}", "group", "n"));
         for name in &self.engines {
             s.push_str(&format!(
                 "  {:>9} {:>9} {:>8}",
@@ -169,11 +182,11 @@ impl MatesReport {
         }
         s.push('\n');
         for g in self.groups() {
-            s.push_str(&format!("{:<22} {:>5}", g.name, g.positions));
+            s.push_str(&format!("{:<26} {:>5}", g.name, g.positions));
             for e in &g.engines {
                 let mut found = format!("{}/{}", e.found, e.ran);
                 if e.errors > 0 {
-                    found.push_str(&format!(" ({} failed)", e.errors));
+                    found.push('*');
                 }
                 s.push_str(&format!(
                     "  {:>9} {:>9} {:>8}",
@@ -192,6 +205,15 @@ impl MatesReport {
                 ));
             }
             s.push('\n');
+        }
+        let all = self.group("all", |_| true);
+        for (e, name) in all.engines.iter().zip(&self.engines) {
+            if e.errors > 0 {
+                s.push_str(&format!(
+                    "* {name} failed on {} positions, which its figures leave out\n",
+                    e.errors
+                ));
+            }
         }
         let losses: Vec<String> = self
             .rows
@@ -445,12 +467,16 @@ mod tests {
                 "split train",
                 "split held-out",
                 "freestyle 15x15",
-                "renju 15x15"
+                "renju 15x15",
+                "freestyle 15x15 train",
+                "freestyle 15x15 held-out",
+                "renju 15x15 train",
             ]
         );
         let text = report.text();
         assert!(text.contains("3 positions, cap 1.000 s"), "{text}");
-        assert!(text.contains("2/2 (1 failed)"), "{text}");
+        assert!(text.contains("2/2*"), "{text}");
+        assert!(text.contains("* b failed on 1 positions"), "{text}");
         let json = report.json();
         assert!(json.starts_with("{\"cap_ms\":1000,\"engines\":[\"a\",\"b\"],"));
         assert!(json.contains("\"error\":\"crashed\""));

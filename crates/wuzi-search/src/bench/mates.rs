@@ -414,9 +414,10 @@ impl WuziMates {
     }
 
     /// Searches `position` until the searcher first reports a score of [`WIN_MIN`] or more
-    /// (from the root threat solvers or an iteration of the deepening), then stops it; or
-    /// until the cap, or the search's own end. The clock runs from the search's start: the
-    /// table's clearing and the one-time set-up ([`Searcher::prepare`]) are not timed.
+    /// (from the root threat solvers or an iteration of the deepening) within the cap, then
+    /// stops it; or until the cap, or the search's own end. The clock runs from the search's
+    /// start: the table's clearing and the one-time set-up ([`Searcher::prepare`]) are not
+    /// timed.
     pub fn run(&mut self, position: &MatePosition) -> MateRun {
         let board = match position.board() {
             Ok(b) => b,
@@ -437,13 +438,16 @@ impl WuziMates {
         };
         let mut found: Option<Found> = None;
         let mut claimed_loss = false;
+        let cap = self.settings.cap;
         let start = Instant::now();
         let result = {
             let stop = &stop;
             let found = &mut found;
             let claimed_loss = &mut claimed_loss;
             self.searcher.search(&board, &limits, stop, &mut |info| {
-                if info.multipv != 1 || found.is_some() {
+                // A line reported past the cap (an iteration the clock cut, which still
+                // reports a new best move it proved) does not count.
+                if info.multipv != 1 || found.is_some() || info.elapsed > cap {
                     return;
                 }
                 if (WIN_MIN..=WIN).contains(&info.score) {
