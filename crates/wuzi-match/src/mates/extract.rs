@@ -98,7 +98,9 @@ pub fn extract(
                 Ok(Some(n)) => n
                     .trim()
                     .parse::<usize>()
-                    .map_err(|_| fail(format!("game {index} of the SGF: GN[{n}]")))?,
+                    .ok()
+                    .filter(|&g| g >= 1)
+                    .ok_or_else(|| fail(format!("game {index} of the SGF: GN[{n}]")))?,
                 _ => index,
             };
             count.games += 1;
@@ -390,6 +392,15 @@ mod tests {
             odds: false,
         };
         assert!(extract(&[batch], NAMES).is_err());
+        // Game numbers count from 1.
+        let zero = sgf.replace("GN[1]", "GN[0]");
+        let no_log = Batch { log: "", ..batch };
+        assert!(extract(&[no_log], NAMES).is_ok());
+        let bad_number = Batch {
+            sgf: &zero,
+            ..no_log
+        };
+        assert!(extract(&[bad_number], NAMES).is_err());
         let bad_name = Batch {
             name: "a:b",
             log: "",
