@@ -139,16 +139,17 @@ pub const FAIL_HIGH_MARGIN_THREATENED: i32 = 609;
 pub const FAR_DISTANCE: usize = 4;
 
 // ---------------------------------------------------------------------------------------
+// Move ordering.
+
+/// Added to the static score of a four that also makes a two or better on another line
+/// (the start of a four-three), and of an open three that does (the start of a double
+/// three or a four-three).
+pub const FOUR_BUILDS_BONUS: i32 = 400;
+pub const THREE_BUILDS_BONUS: i32 = 150;
+
+// ---------------------------------------------------------------------------------------
 // Iterative deepening.
 
 /// Aspiration windows from this depth (plies): the first half-width, and how it grows.
 pub const ASPIRATION_MIN_DEPTH: u32 = 5;
 pub const ASPIRATION_DELTA: i32 = 110;
-
-/// EXPERIMENT SWITCHES (not for commit): names from the `WUZI_EXP` environment variable.
-pub fn exp(name: &str) -> bool {
-    static EXP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    EXP.get_or_init(|| std::env::var("WUZI_EXP").unwrap_or_default())
-        .split(',')
-        .any(|n| n == name)
-}

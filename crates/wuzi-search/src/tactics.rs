@@ -214,8 +214,8 @@ fn four_three_wins_played_out(board: &mut Board, us: Color, cell: Cell) -> bool 
     let won = !board.cells_making(us, flag::FIVE).is_empty()
         && answers.iter().all(|answer| {
             board.make(them, answer);
-            let won = board.cells_making(them, flag::FIVE).is_empty()
-                && has_winning_open_four(board, us);
+            let won =
+                board.cells_making(them, flag::FIVE).is_empty() && has_winning_open_four(board, us);
             board.unmake();
             won
         });

@@ -3,10 +3,10 @@
 //! four, a loss to two fives) is a forced result within the distance claimed, whatever the
 //! defender plays.
 
+use std::sync::atomic::AtomicBool;
 use wuzi_core::rng::Rng;
 use wuzi_core::{flag, Board, Cell, Point, Rule, Threat};
 use wuzi_search::movepick::legal_for;
-use std::sync::atomic::AtomicBool;
 use wuzi_search::tactics::{
     has_winning_double_three, has_winning_four_three, settle, win_in, Settled,
 };
@@ -250,7 +250,8 @@ fn quiescence_wins_are_forced_wins() {
                 ..Limits::default()
             };
             searcher.clear();
-            let Some(result) = searcher.search(&board, &limits, &AtomicBool::new(false), &mut |_| {})
+            let Some(result) =
+                searcher.search(&board, &limits, &AtomicBool::new(false), &mut |_| {})
             else {
                 continue;
             };

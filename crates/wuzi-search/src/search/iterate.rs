@@ -94,9 +94,6 @@ pub(crate) fn deepen(
             };
             let score = loop {
                 let score = thread.search_root(&mut rest, depth * PLY, alpha, beta);
-                if crate::params::exp("debugasp") {
-                    eprintln!("d{depth} ({alpha},{beta}) -> {score} nodes {} {:?}", thread.nodes, thread.elapsed());
-                }
                 if let Some(verified) = thread.root_verified.take() {
                     cut_off_best = Some(verified);
                 }

@@ -89,8 +89,7 @@ static MOVE_COUNTS: LazyLock<[usize; 64]> = LazyLock::new(|| {
 
 /// Moves a node may search before the rest are pruned by their number.
 fn move_count_limit(depth: i32, improving: bool) -> usize {
-    let base = MOVE_COUNTS[(depth / PLY).clamp(0, 63) as usize] * MOVE_COUNT_SCALE / (2 - improving as usize);
-    if crate::params::exp("mcx3") { base * 3 / 2 } else if crate::params::exp("mcx4") { base * 2 } else if crate::params::exp("mcx1") { base / 2 } else { base }
+    MOVE_COUNTS[(depth / PLY).clamp(0, 63) as usize] * MOVE_COUNT_SCALE / (2 - improving as usize)
 }
 
 fn razor_margin(depth: i32) -> i32 {
@@ -285,7 +284,7 @@ impl Thread<'_> {
 
         if let (Some(eval), true) = (eval, selective && !is_pv) {
             // Step 6. Razoring: far below alpha near the horizon, the quiescence decides.
-            if depth < RAZOR_DEPTH && !crate::params::exp("norazor")
+            if depth < RAZOR_DEPTH
                 && (alpha < WIN_MIN || entry.is_none())
                 && eval + razor_margin(depth) < alpha
             {
@@ -299,7 +298,7 @@ impl Thread<'_> {
             // (unless the side's last two moves were fours: a line of fours may be failing).
             let fours_line = self.frame_before(ply, 2).made >= Threat::Four
                 && self.frame_before(ply, 4).made >= Threat::Four;
-            if eval < WIN_MIN && !crate::params::exp("nofut")
+            if eval < WIN_MIN
                 && beta > -WIN_MIN
                 && !fours_line
                 && eval - futility_margin(depth - PLY, cut_node && entry.is_none(), improving)
@@ -512,7 +511,6 @@ impl Thread<'_> {
                 && facing != Facing::Five
                 && Some(cell) == tt_move
                 && ctx.depth >= SINGULAR_MIN_DEPTH
-                && !crate::params::exp("nosing")
             {
                 if let Some(e) = entry.filter(|e| {
                     e.score.abs() < WIN_MIN
@@ -660,7 +658,7 @@ impl Thread<'_> {
         let new_depth = ctx.depth - PLY;
         if ctx.facing == Facing::Five {
             return Ok(MovePlan {
-                depth: ctx.depth - PLY + if crate::params::exp("noblockext") { PLY } else { BLOCK_FIVE_EXTENSION },
+                depth: ctx.depth - PLY + BLOCK_FIVE_EXTENSION,
                 reduced: None,
             });
         }
@@ -680,10 +678,10 @@ impl Thread<'_> {
 
         // Pruning at shallow depth, once the node has a move that does not lose.
         if ctx.ply > 0 && best > -WIN_MIN {
-            if move_number >= move_count_limit(ctx.depth, improving) && !crate::params::exp("nomc") {
+            if move_number >= move_count_limit(ctx.depth, improving) {
                 return Err(Pruned::ByCount);
             }
-            if trivial && ctx.depth < TRIVIAL_PRUNE_DEPTH && !crate::params::exp("notrivial") {
+            if trivial && ctx.depth < TRIVIAL_PRUNE_DEPTH {
                 return Err(Pruned::Alone);
             }
             if threatened
@@ -698,7 +696,7 @@ impl Thread<'_> {
 
         // Extensions of the table move and of a likely fail-high node's moves.
         let mut depth = new_depth;
-        if Some(cell) == ctx.tt_move && !crate::params::exp("nottext") {
+        if Some(cell) == ctx.tt_move {
             depth += if ctx.is_pv {
                 TT_MOVE_EXTENSION_PV
             } else {
@@ -713,7 +711,7 @@ impl Thread<'_> {
 
         // Late-move reduction.
         let root = ctx.ply == 0;
-        if ctx.depth < 2 * PLY || move_number <= 1 + root as usize || crate::params::exp("nolmr") {
+        if ctx.depth < 2 * PLY || move_number <= 1 + root as usize {
             return Ok(MovePlan {
                 depth,
                 reduced: None,
@@ -755,9 +753,6 @@ impl Thread<'_> {
             r -= LMR_CONTINUING_ATTACK;
         }
         r -= PLY * self.history[us.index()][cell] / LMR_HISTORY_DIVISOR;
-        if crate::params::exp("lmrhalf") {
-            r /= 2;
-        }
         Ok(MovePlan {
             depth,
             reduced: Some((depth - r).min(depth).max(PLY)),
@@ -786,7 +781,7 @@ impl Thread<'_> {
                 // A reduced search that fails high by much goes deeper than planned, one
                 // that only matches the best so far shallower.
                 let gap = (depth - reduced) / PLY;
-                if score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * gap && !crate::params::exp("nodeeper") {
+                if score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * gap {
                     depth += PLY;
                 } else if score < best + LMR_SHALLOWER_PER_PLY * depth / PLY {
                     depth -= PLY;

@@ -120,7 +120,6 @@ impl Thread<'_> {
                 reduced: None,
             });
             self.set_move(0, us, cell);
-            let before = self.nodes;
             self.board.make(us, cell);
             let score = if fives.contains(cell) {
                 self.pv[1].clear();
@@ -129,9 +128,6 @@ impl Thread<'_> {
                 self.search_move(&ctx, plan, i + 1, alpha, beta, best)
             };
             self.board.unmake();
-            if crate::params::exp("debugroot") && depth / PLY >= 13 {
-                eprintln!("  root {} {:?} plan {:?} score {} nodes {}", i, self.board.point(cell), plan, score, self.nodes - before);
-            }
             // The root split hands out every move after the first.
             self.span_end_move(i > 0);
             if self.stopped {

@@ -197,7 +197,10 @@ impl NodeStats {
         );
         let at = &self.nodes_at_depth;
         for d in 3..at.len() {
-            let (before, now) = (at[d - 1].saturating_sub(at[d - 2]), at[d].saturating_sub(at[d - 1]));
+            let (before, now) = (
+                at[d - 1].saturating_sub(at[d - 2]),
+                at[d].saturating_sub(at[d - 1]),
+            );
             if before > 0 && now > 0 {
                 let _ = write!(out, " {d}:{:.2}", now as f64 / before as f64);
             }
