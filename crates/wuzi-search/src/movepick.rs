@@ -4,9 +4,9 @@
 //! settled a five for the side to move, the opponent's fives and the side's own open fours,
 //! `search/tactics.rs`):
 //! - the opponent threatens a five: the stones that stop it (outside caro, its five point);
-//! - the opponent threatens an open four (has an open three): the exact defences — the
-//!   points after which the opponent has no open-four point left (all of them lie where the
-//!   opponent would make a four) — and the side's own fours (counter-threats);
+//! - the opponent threatens an open four (has an open three): every point where the
+//!   opponent would make a four or an open four (each defence against an open three lies
+//!   there) and the side's own fours (counter-threats);
 //! - the opponent has a four-three point that wins: the points after which it has none (they
 //!   lie where it would make a four or an open three), and the side's own fours;
 //! - otherwise: the empty points within two of a stone, plus every point where either side

@@ -15,8 +15,8 @@
 //! - `qsearch.rs` is the quiescence below the horizon: the side to move's fours near its
 //!   own last stones, the block free, a value with stand pat (not only proven wins);
 //! - `movepick.rs` (beside this module) generates moves by the threat the node faces: the
-//!   one block of a five, the exact defences of an open three (and the side's own fours), or
-//!   every candidate near the stones, ordered by what they make and stop;
+//!   one block of a five, the defences of an open three or a four-three (and the side's
+//!   own fours), or every candidate near the stones, ordered by what they make and stop;
 //! - `root.rs` is the root (its moves, the threat solvers that run before any alpha-beta,
 //!   one pass over its moves), `iterate.rs` iterative deepening, `split.rs` the thread's side
 //!   of the parallel search (`parallel.rs`), `span.rs` the work-and-span model.

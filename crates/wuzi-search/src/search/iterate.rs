@@ -10,7 +10,7 @@ use wuzi_core::Cell;
 /// The root's VCF, then iterative deepening with aspiration windows and multi-PV. Reports
 /// each completed line through `on_info`; returns the root moves of the last completed
 /// iteration, best first, and the depth completed. The deeper forcing lines (threes as well
-/// as fours) are the tree's own: its static wins, exact defences and quiescence read them,
+/// as fours) are the tree's own: its static wins, threat defences and quiescence read them,
 /// so no separate threat-space search runs beside it.
 pub fn iterate(
     thread: &mut Thread,
@@ -155,6 +155,9 @@ pub(crate) fn deepen(
             }
             break;
         }
+        // A later pass of a selective search can score above an earlier one (each pass
+        // prunes its own tree): the lines are kept best first, ties in pass order.
+        found.sort_by_key(|m| std::cmp::Reverse(m.score));
         // Next iteration: the found lines first, the rest as last ordered.
         let mut next = found.clone();
         next.extend(

@@ -3,8 +3,8 @@
 //!
 //! No kind of move is exempt from selectivity: threats and defences are pruned by move
 //! count and reduced like quiet moves once the node has a move that does not lose; what
-//! keeps forced lines readable is that a node facing a threat generates its defences
-//! exactly (a handful of moves), that the block of a five is searched deeper than a ply,
+//! keeps forced lines readable is that a node facing a threat generates only its defences
+//! (a handful of moves), that the block of a five is searched deeper than a ply,
 //! that a line of the side's own threats is reduced less, and that the quiescence and the
 //! static wins (`tactics.rs`) read the last plies of a line without search.
 
