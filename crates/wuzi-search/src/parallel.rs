@@ -128,6 +128,51 @@ pub(crate) struct Searched {
     pub(crate) stopped: bool,
 }
 
+/// What one task of a split point answers: its moves' results (by their index in the
+/// split point's list) and what its history learned.
+struct TaskAnswers {
+    results: Vec<(usize, Option<Searched>)>,
+    history: HistoryDelta,
+}
+
+/// How far the helpers' searches of a split point moved the history table, to be added to
+/// the splitting thread's: the history steers late-move reductions, so a thread that kept
+/// only what it searched itself would reduce by a poorer table than one thread alone.
+#[derive(Default)]
+pub(crate) struct HistoryDelta {
+    /// Per colour; empty when nothing was learned.
+    pub(crate) by_color: Vec<[i32; MAX_CELLS]>,
+}
+
+impl HistoryDelta {
+    fn between(start: &[[i32; MAX_CELLS]], end: &[[i32; MAX_CELLS]]) -> HistoryDelta {
+        let by_color = start
+            .iter()
+            .zip(end)
+            .map(|(a, b)| {
+                let mut d = [0; MAX_CELLS];
+                for ((d, &a), &b) in d.iter_mut().zip(a.iter()).zip(b.iter()) {
+                    *d = b - a;
+                }
+                d
+            })
+            .collect();
+        HistoryDelta { by_color }
+    }
+
+    fn add(&mut self, other: &HistoryDelta) {
+        if self.by_color.is_empty() {
+            self.by_color.clone_from(&other.by_color);
+            return;
+        }
+        for (mine, theirs) in self.by_color.iter_mut().zip(&other.by_color) {
+            for (m, &t) in mine.iter_mut().zip(theirs.iter()) {
+                *m += t;
+            }
+        }
+    }
+}
+
 /// A helper's search state, and which split point's position its board holds.
 struct Worker<'a> {
     thread: Thread<'a>,
@@ -309,8 +354,8 @@ impl<'a> Split<'a> {
             null_min_ply: 0,
             cuts: main.split_cuts(),
         };
-        let results = self.search_siblings(&point, &cells);
-        main.absorb(&results);
+        let (results, history) = self.search_siblings(&point, &cells);
+        main.absorb(&results, &history);
         let mut best = first;
         let mut best_index = 0;
         for (i, result) in results.into_iter().enumerate() {
@@ -363,13 +408,13 @@ impl<'a> Split<'a> {
         self: &Arc<Self>,
         point: &SplitPoint,
         cells: &[(Cell, usize)],
-    ) -> Vec<Option<Searched>> {
+    ) -> (Vec<Option<Searched>>, HistoryDelta) {
         let id = self.points.fetch_add(1, Ordering::Relaxed) + 1;
         let alpha = AtomicI32::new(point.ctx.alpha);
         let next = AtomicUsize::new(0);
         let tasks = self.threads.min(cells.len());
         self.busy.fetch_sub(1, Ordering::Relaxed);
-        let found: Vec<Vec<(usize, Option<Searched>)>> = self.pool.install(|| {
+        let found: Vec<TaskAnswers> = self.pool.install(|| {
             (0..tasks)
                 .into_par_iter()
                 .with_max_len(1)
@@ -378,10 +423,14 @@ impl<'a> Split<'a> {
         });
         self.busy.fetch_add(1, Ordering::Relaxed);
         let mut results: Vec<Option<Searched>> = cells.iter().map(|_| None).collect();
-        for (k, result) in found.into_iter().flatten() {
-            results[k] = result;
+        let mut history = HistoryDelta::default();
+        for task in found {
+            for (k, result) in task.results {
+                results[k] = result;
+            }
+            history.add(&task.history);
         }
-        results
+        (results, history)
     }
 
     /// One task of a split point: takes the next move from `next` until none is left or the
@@ -394,10 +443,13 @@ impl<'a> Split<'a> {
         alpha: &AtomicI32,
         next: &AtomicUsize,
         id: u64,
-    ) -> Vec<(usize, Option<Searched>)> {
+    ) -> TaskAnswers {
         self.busy.fetch_add(1, Ordering::Relaxed);
         let mut found = Vec::new();
         let mut state: Option<Box<Worker<'a>>> = None;
+        // The history the task's state started from: what it learns beyond it goes back to
+        // the splitting thread (`HistoryDelta`).
+        let mut start: Option<Vec<[i32; MAX_CELLS]>> = None;
         loop {
             let k = next.fetch_add(1, Ordering::Relaxed);
             let Some(&(cell, index)) = cells.get(k) else {
@@ -414,16 +466,26 @@ impl<'a> Split<'a> {
                 }
                 worker
             });
+            if start.is_none() {
+                start = Some(worker.thread.history().to_vec());
+            }
             found.push((
                 k,
                 self.run_task(&mut worker.thread, point, alpha, cell, index),
             ));
         }
+        let mut history = HistoryDelta::default();
         if let Some(worker) = state {
+            if let Some(start) = &start {
+                history = HistoryDelta::between(start, worker.thread.history());
+            }
             self.release(worker);
         }
         self.busy.fetch_sub(1, Ordering::Relaxed);
-        found
+        TaskAnswers {
+            results: found,
+            history,
+        }
     }
 
     /// Runs one sibling search on a helper's state: the state may split in turn while it

@@ -472,8 +472,8 @@ impl Thread<'_> {
                         null_min_ply: self.null_min_ply,
                         cuts: self.split_cuts(),
                     };
-                    let results = split.search_siblings(&point, &cells);
-                    self.absorb(&results);
+                    let (results, history) = split.search_siblings(&point, &cells);
+                    self.absorb(&results, &history);
                     self.stop_if_cut();
                     if self.stopped {
                         self.lists[ply] = list;

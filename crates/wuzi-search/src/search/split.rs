@@ -4,7 +4,8 @@
 //! folds the helpers' answers into its node as its serial move loop would have.
 
 use super::{NodeContext, Thread, INF};
-use crate::parallel::{Searched, SplitPoint};
+use super::HISTORY_MAX;
+use crate::parallel::{HistoryDelta, Searched, SplitPoint};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use wuzi_core::geometry::MAX_CELLS;
@@ -64,12 +65,18 @@ impl Thread<'_> {
         cuts
     }
 
-    /// Adds the helpers' nodes, selective depth and stop to this thread's.
-    pub(crate) fn absorb(&mut self, results: &[Option<Searched>]) {
+    /// Adds the helpers' nodes, selective depth and stop to this thread's, and what their
+    /// history learned to its history (within the history's bound).
+    pub(crate) fn absorb(&mut self, results: &[Option<Searched>], history: &HistoryDelta) {
         for r in results.iter().flatten() {
             self.nodes += r.nodes;
             self.seldepth = self.seldepth.max(r.seldepth);
             self.stopped |= r.stopped;
+        }
+        for (mine, learned) in self.history.iter_mut().zip(&history.by_color) {
+            for (h, &d) in mine.iter_mut().zip(learned.iter()) {
+                *h = (*h + d).clamp(-HISTORY_MAX, HISTORY_MAX);
+            }
         }
     }
 
