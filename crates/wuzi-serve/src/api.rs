@@ -159,7 +159,10 @@ fn body<T: DeserializeOwned>(
                 format!("the request is larger than {limit} bytes"),
             )
         } else {
-            ApiError::new(e.status(), format!("cannot read the request: {}", e.body_text()))
+            ApiError::new(
+                e.status(),
+                format!("cannot read the request: {}", e.body_text()),
+            )
         }
     })?;
     let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -631,9 +634,15 @@ async fn record(
         .game
         .write(psq, name(query.black), name(query.white))?;
     let (kind, file) = if psq {
-        ("text/plain; charset=utf-8", "attachment; filename=\"wuzi-game.psq\"")
+        (
+            "text/plain; charset=utf-8",
+            "attachment; filename=\"wuzi-game.psq\"",
+        )
     } else {
-        ("application/x-go-sgf", "attachment; filename=\"wuzi-game.sgf\"")
+        (
+            "application/x-go-sgf",
+            "attachment; filename=\"wuzi-game.sgf\"",
+        )
     };
     Ok((
         [
@@ -651,10 +660,23 @@ mod tests {
 
     #[test]
     fn loopback_hosts() {
-        for ok in ["localhost", "localhost:8015", "127.0.0.1:80", "[::1]:8015", "[::1]", "LOCALHOST"] {
+        for ok in [
+            "localhost",
+            "localhost:8015",
+            "127.0.0.1:80",
+            "[::1]:8015",
+            "[::1]",
+            "LOCALHOST",
+        ] {
             assert!(loopback_host(ok), "{ok}");
         }
-        for bad in ["", "example.com", "evil.localhost.example:80", "10.0.0.1:8015", "[fe80::1]"] {
+        for bad in [
+            "",
+            "example.com",
+            "evil.localhost.example:80",
+            "10.0.0.1:8015",
+            "[fe80::1]",
+        ] {
             assert!(!loopback_host(bad), "{bad}");
         }
     }

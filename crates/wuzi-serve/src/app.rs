@@ -400,7 +400,13 @@ pub async fn start_job(
     session.broadcast_state();
     let progress = Arc::new(Mutex::new(Progress::default()));
     if spec.kind != JobKind::Review {
-        spawn_ticker(session.clone(), progress.clone(), work.clone(), id, spec.kind);
+        spawn_ticker(
+            session.clone(),
+            progress.clone(),
+            work.clone(),
+            id,
+            spec.kind,
+        );
     }
     let thread = std::thread::Builder::new()
         .name(format!("wuzi-serve-job-{id}"))
@@ -446,9 +452,7 @@ impl JobGuard {
 
 impl Drop for JobGuard {
     fn drop(&mut self) {
-        self.app
-            .table_bytes
-            .fetch_sub(self.table, Ordering::SeqCst);
+        self.app.table_bytes.fetch_sub(self.table, Ordering::SeqCst);
         {
             let mut inner = self.session.lock();
             if inner.job.as_ref().is_some_and(|j| j.id == self.id) {

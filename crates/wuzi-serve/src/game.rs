@@ -20,10 +20,18 @@ use crate::error::ApiError;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// The winner made five: the stones of the winning run.
-    Five { winner: Color, run: Vec<Point> },
+    Five {
+        winner: Color,
+        run: Vec<Point>,
+    },
     /// Renju Black played a forbidden point (only a loaded record can hold one).
-    Forbidden { point: Point, kind: ForbiddenKind },
-    Resigned { loser: Color },
+    Forbidden {
+        point: Point,
+        kind: ForbiddenKind,
+    },
+    Resigned {
+        loser: Color,
+    },
     Full,
     /// Renju Black is to move and every empty point is forbidden: a draw, as a full board is.
     NoLegalMove,
@@ -219,8 +227,8 @@ pub struct Game {
 
 impl Game {
     pub fn new(rule: Rule, width: usize, height: usize) -> Result<Game, ApiError> {
-        let board = Board::new(width, height, rule)
-            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let board =
+            Board::new(width, height, rule).map_err(|e| ApiError::bad_request(e.to_string()))?;
         Ok(Game {
             rule,
             width,
@@ -642,8 +650,14 @@ mod tests {
         assert_eq!(g.goto(1).expect_err("none").status.as_u16(), 422);
         g.play(pt("h8")).expect("legal");
         g.resign(Color::White).expect("resign");
-        assert_eq!(g.outcome().map(|o| o.words()), Some("Black wins: White resigned".into()));
-        assert_eq!(g.resign(Color::Black).expect_err("over").status.as_u16(), 409);
+        assert_eq!(
+            g.outcome().map(|o| o.words()),
+            Some("Black wins: White resigned".into())
+        );
+        assert_eq!(
+            g.resign(Color::Black).expect_err("over").status.as_u16(),
+            409
+        );
         g.take_back(1).expect("take back clears the resignation");
         assert_eq!(g.outcome(), None);
     }
@@ -651,7 +665,9 @@ mod tests {
     #[test]
     fn records_round_trip_through_the_show_readers() {
         let g = game(Rule::Renju, "h8 i9 j10 i10 i8");
-        let text = g.write(false, Some("you".into()), Some("wuzi".into())).expect("sgf");
+        let text = g
+            .write(false, Some("you".into()), Some("wuzi".into()))
+            .expect("sgf");
         let back = wuzi_show::read_game(&text, (15, 15), Rule::Freestyle, 1).expect("reads");
         let mut loaded = Game::new(Rule::Freestyle, 19, 19).expect("board");
         loaded.load(&back).expect("loads");

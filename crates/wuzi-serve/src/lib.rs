@@ -98,12 +98,11 @@ impl Server {
     /// Binds `config.addr` and starts serving on a thread of its own.
     pub fn start(config: Config) -> Result<Server, ServeError> {
         config.check()?;
-        let listener = std::net::TcpListener::bind(config.addr).map_err(|source| {
-            ServeError::Bind {
+        let listener =
+            std::net::TcpListener::bind(config.addr).map_err(|source| ServeError::Bind {
                 addr: config.addr,
                 source,
-            }
-        })?;
+            })?;
         let addr = listener.local_addr().map_err(ServeError::Runtime)?;
         listener
             .set_nonblocking(true)
@@ -125,10 +124,8 @@ impl Server {
             .spawn(move || {
                 runtime.block_on(async move {
                     let reaper = shared.clone();
-                    let every = (reaper.config.idle / 4).clamp(
-                        Duration::from_millis(100),
-                        Duration::from_secs(10),
-                    );
+                    let every = (reaper.config.idle / 4)
+                        .clamp(Duration::from_millis(100), Duration::from_secs(10));
                     tokio::spawn(async move {
                         let mut tick = tokio::time::interval(every);
                         loop {
