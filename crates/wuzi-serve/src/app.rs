@@ -104,6 +104,8 @@ pub struct Session {
     events: broadcast::Sender<Event>,
     subscribers: AtomicUsize,
     last_seen: Mutex<Instant>,
+    /// Numbers the states sent, in the order of the changes they show (taken under the lock).
+    seq: AtomicU64,
 }
 
 impl Session {
@@ -265,6 +267,7 @@ impl App {
             events: broadcast::channel(64).0,
             subscribers: AtomicUsize::new(0),
             last_seen: Mutex::new(Instant::now()),
+            seq: AtomicU64::new(0),
         });
         sessions.insert(session.id.clone(), session.clone());
         Ok(session)
@@ -770,6 +773,9 @@ struct Geometry {
 #[derive(Serialize)]
 struct StateView<'a> {
     session: &'a str,
+    /// Grows with every state: a page that gets states out of order (an answer and the event
+    /// stream race) keeps the one with the highest.
+    seq: u64,
     rule: &'static str,
     width: usize,
     height: usize,
@@ -790,12 +796,14 @@ struct StateView<'a> {
     levels: bool,
 }
 
-/// The session's state as JSON: everything the page draws.
+/// The session's state as JSON: everything the page draws. `inner` is the session's locked
+/// part, so states are numbered in the order of the changes.
 pub fn state_json(session: &Session, inner: &Inner) -> String {
     let g = &inner.game;
     let (width, height) = g.size();
     let view = StateView {
         session: &session.id,
+        seq: session.seq.fetch_add(1, Ordering::SeqCst) + 1,
         rule: g.rule().name(),
         width,
         height,

@@ -137,6 +137,8 @@ function listen() {
 
 function setState(state) {
   const before = S.state;
+  // An answer and the event stream can cross: keep the newest state.
+  if (before && before.session === state.session && state.seq < before.seq) return;
   S.state = state;
   if (positionKey(before) !== positionKey(state)) {
     S.preview = null;
@@ -389,9 +391,8 @@ function renderLines(info) {
       b.className = 'line-move';
       if (S.preview && S.preview.line === line.multipv && S.preview.upto === i + 1) b.classList.add('shown');
       b.textContent = move;
-      b.title = 'Show the line up to here; double-click to play it';
+      b.title = 'Show the line up to here (Esc hides it); double-click to play it';
       const show = () => previewLine(line.pv, line.multipv, i + 1);
-      b.addEventListener('mouseenter', show);
       b.addEventListener('focus', show);
       b.addEventListener('click', show);
       b.addEventListener('dblclick', () => playLine(line.pv.slice(0, i + 1)));
@@ -712,6 +713,7 @@ function bind() {
   $('nav-last').addEventListener('click', () => goto(S.state.moves.length));
   $('numbers').addEventListener('change', () => { saveSettings(); renderBoard(); });
   $('new-game').addEventListener('click', newGame);
+  $('new-board').addEventListener('click', newGame);
   $('take-back').addEventListener('click', takeBack);
   $('resign').addEventListener('click', () => act('resign', { color: human() }));
   $('move-now').addEventListener('click', () => act('stop'));
