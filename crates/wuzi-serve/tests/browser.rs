@@ -1,8 +1,8 @@
 //! The page in headless Chromium against a real server: a game played to a five by clicking,
-//! the thinking display, take back (by mouse and keyboard), an SGF file loaded and reviewed
-//! with the graph, and the renju forbidden points shown, also through a shared link. Each
-//! test saves a screenshot under `target/` (`CARGO_TARGET_TMPDIR/wuzi-serve-shots/`) and
-//! fails if the page threw or logged an error.
+//! the thinking display, take back (by mouse and keyboard), the page on a phone-sized touch
+//! screen, an SGF file loaded and reviewed with the graph, and the renju forbidden points
+//! shown, also through a shared link. Each test saves a screenshot under `target/`
+//! (`CARGO_TARGET_TMPDIR/wuzi-serve-shots/`) and fails if the page threw or logged an error.
 //!
 //! `.ci/run` installs Chromium and requires these tests; elsewhere they are skipped, with a
 //! message, when no `chromium` is on the PATH (see `cdp/mod.rs`).
@@ -55,10 +55,10 @@ fn moves_of(state: &Value) -> Vec<Point> {
         .collect()
 }
 
-/// Clicks the board's point `p` where it is drawn.
-fn click_point(browser: &mut Browser, p: Point) {
+/// Where the board's point `p` is drawn, in the viewport (the board scrolled into view).
+fn point_at(browser: &mut Browser, p: Point) -> (f64, f64) {
     let at = browser.eval(&format!(
-        "(() => {{ const svg = document.querySelector('#board svg'); \
+        "(() => {{ const svg = document.querySelector('#board svg'); svg.scrollIntoView({{block: 'center'}}); \
          const cell = Number(svg.dataset.cell), margin = Number(svg.dataset.margin); \
          const q = new DOMPoint(margin + {x} * cell, margin + {y} * cell).matrixTransform(svg.getScreenCTM()); \
          return [q.x, q.y]; }})()",
@@ -68,6 +68,12 @@ fn click_point(browser: &mut Browser, p: Point) {
     let (Some(x), Some(y)) = (at[0].as_f64(), at[1].as_f64()) else {
         panic!("no board to click: {at}");
     };
+    (x, y)
+}
+
+/// Clicks the board's point `p` where it is drawn.
+fn click_point(browser: &mut Browser, p: Point) {
+    let (x, y) = point_at(browser, p);
     browser.click_at(x, y);
 }
 
@@ -279,6 +285,61 @@ fn take_back_by_mouse_and_keyboard() {
         WAIT,
     );
     browser.screenshot(&shots().join("take-back.png"));
+    browser.assert_no_errors();
+}
+
+#[test]
+fn on_a_phone_the_page_fits_and_plays_by_touch() {
+    let Some((server, mut browser)) = setup("phone", 390, 844) else {
+        return;
+    };
+    let addr = server.addr();
+    browser.emulate_phone(390, 844);
+    browser.open(&server.url());
+    browser.set_value("#depth", "1");
+    browser.click("#new-game");
+    let id = session_id(&mut browser);
+    browser.wait_for("document.querySelector('#board svg') !== null", WAIT);
+    // Nothing scrolls sideways; the board takes most of the width; the panel comes below it.
+    let layout = browser.eval(
+        "(() => { const b = document.getElementById('board').getBoundingClientRect(); \
+         const p = document.getElementById('panel').getBoundingClientRect(); \
+         return [document.documentElement.scrollWidth, innerWidth, b.left, b.right, b.bottom, p.top]; })()",
+    );
+    let v: Vec<f64> = layout
+        .as_array()
+        .expect("numbers")
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect();
+    let [scroll_width, width, left, right, board_bottom, panel_top] = v[..] else {
+        panic!("layout: {layout}");
+    };
+    assert!(scroll_width <= width, "the page scrolls sideways: {layout}");
+    assert!(
+        left >= 0.0 && right <= width && right - left >= 0.85 * width,
+        "the board does not fit the width: {layout}"
+    );
+    assert!(
+        panel_top >= board_bottom,
+        "the panel overlaps the board: {layout}"
+    );
+    // A tap plays, and the engine answers.
+    let (x, y) = point_at(&mut browser, Point::new(7, 7));
+    browser.tap_at(x, y);
+    let s = wait_state(addr, &id, WAIT, |s| {
+        moves_of(s).len() == 2 && s["job"].is_null()
+    });
+    assert_eq!(
+        moves_of(&s)[0],
+        Point::new(7, 7),
+        "the stone goes where the tap was"
+    );
+    browser.wait_for(
+        "document.querySelectorAll('#board .stones .stone').length === 2",
+        WAIT,
+    );
+    browser.screenshot(&shots().join("phone.png"));
     browser.assert_no_errors();
 }
 

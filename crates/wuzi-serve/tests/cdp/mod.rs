@@ -293,6 +293,30 @@ impl Browser {
         }
     }
 
+    /// Makes the page a phone's: a `width` x `height` viewport of a mobile device, with touch.
+    pub fn emulate_phone(&mut self, width: u32, height: u32) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": true }),
+        );
+        self.call(
+            "Emulation.setTouchEmulationEnabled",
+            json!({ "enabled": true, "maxTouchPoints": 1 }),
+        );
+    }
+
+    /// A one-finger tap at a point of the page's viewport, as a touch screen makes it.
+    pub fn tap_at(&mut self, x: f64, y: f64) {
+        self.call(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchStart", "touchPoints": [{ "x": x, "y": y }] }),
+        );
+        self.call(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchEnd", "touchPoints": [] }),
+        );
+    }
+
     /// Clicks the middle of the element `selector` finds.
     pub fn click(&mut self, selector: &str) {
         let at = self.eval(&format!(
