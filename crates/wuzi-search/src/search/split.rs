@@ -3,8 +3,8 @@
 //! it, the move-ordering memory, the cut-off flags around it), and how the splitting thread
 //! folds the helpers' answers into its node as its serial move loop would have.
 
-use super::{NodeContext, Thread, INF};
 use super::HISTORY_MAX;
+use super::{NodeContext, Thread, INF};
 use crate::parallel::{HistoryDelta, Searched, SplitPoint};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
