@@ -2,7 +2,8 @@
 //! (text or one JSON object). The measuring is `wuzi_search::bench`: the search bench (fixed
 //! positions to a fixed depth or for a fixed time; its one-thread node count is the
 //! signature `.ci/run` checks), `--movegen` (make+undo per second), `--swing` (the score
-//! after each depth), `--model` (work and span) and `--scaling` ([`scaling`]).
+//! after each depth), `--model` (work and span) and `--scaling` ([`scaling`]); `--mates` is
+//! [`crate::mates`].
 //!
 //! Exit status of [`run`]: 0 measured, 1 the signature differs from the one in `--check`'s
 //! file, 2 bad arguments (a message on standard error).
@@ -28,7 +29,8 @@ pub struct BenchArgs {
     pub movegen: bool,
     /// Search each position for this long instead of to a fixed depth (reports the depth
     /// reached; node counts are then not reproducible); with --movegen, the time on each
-    /// position (default 500ms). 500ms, 2s, 1m; a bare number is milliseconds.
+    /// position (default 500ms); with --mates, the cap per position (default 3s). 500ms,
+    /// 2s, 1m; a bare number is milliseconds.
     #[arg(long, value_name = "TIME", value_parser = parse_duration, aliases = ["movetime", "ms"])]
     pub time: Option<Duration>,
     /// Override every position's depth.
@@ -68,10 +70,16 @@ pub struct BenchArgs {
     #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=1000),
           conflicts_with_all = ["movegen", "time", "check", "swing", "model"])]
     pub scaling: Option<u32>,
+    #[command(flatten)]
+    pub mates: crate::mates::MatesArgs,
 }
 
 /// Runs `wuzi bench` in the mode its arguments choose; returns the exit status.
 pub fn run(args: &BenchArgs) -> u8 {
+    if let Some(file) = &args.mates.mates {
+        let threads = wuzi_search::resolve_threads(args.threads);
+        return crate::mates::bench(&args.mates, file, args.time, threads, args.eval, args.json);
+    }
     if let Some(depth) = args.swing {
         return swing(depth, args.eval);
     }

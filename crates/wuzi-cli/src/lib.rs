@@ -7,6 +7,8 @@
 //!   position arguments `solve` and `analyze` share;
 //! - [`bench`]: `wuzi bench` and its modes (`--movegen`, `--swing`, `--model`,
 //!   `--scaling`), with their printing; the measuring is `wuzi_search::bench`;
+//! - [`mates`]: the forced-line suite: `wuzi bench --mates` and `wuzi mates extract`, over
+//!   `wuzi_search::bench::mates` and `wuzi_match::mates`;
 //! - [`solve`], [`analyze`]: a position's threat-space solution and its multi-PV analysis;
 //! - [`show`]: pictures of positions and games (`wuzi_show`);
 //! - [`match_cmd`], [`tournament`]: `wuzi match` and `wuzi tournament` over `wuzi_match`,
@@ -22,6 +24,7 @@ pub mod analyze;
 pub mod args;
 pub mod bench;
 pub mod match_cmd;
+pub mod mates;
 pub mod position;
 pub mod progress;
 pub mod show;
@@ -60,8 +63,12 @@ pub enum Command {
     /// Solve a position by threat-space search: a VCF or VCT and its line.
     Solve(solve::SolveArgs),
     /// Search the fixed bench positions to a fixed depth (nodes, time, nodes per second and a
-    /// node-count signature), or with --movegen measure make+undo per second.
+    /// node-count signature), or with --movegen measure make+undo per second, or with --mates
+    /// the time to see the forced wins of a suite.
     Bench(bench::BenchArgs),
+    /// The forced-line suite: build it from match records (`wuzi mates extract`); run it
+    /// with `wuzi bench --mates FILE`.
+    Mates(mates::MatesCommand),
 }
 
 /// Runs the subcommand; returns the process exit code.
@@ -75,6 +82,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Datagen(args) => tune::run_datagen(&args),
         Command::Tune(args) => tune::run_tune(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Mates(args) => mates::command(&args),
     }
 }
 

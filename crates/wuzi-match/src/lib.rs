@@ -8,6 +8,8 @@
 //! - `config`: a match's settings and schedule; `runner`: game threads and the result stream;
 //! - `game`: a finished game and its end reason; `stats`: W/L/D, Elo, LOS; `sprt`: the SPRT;
 //! - `record`: SGF and `.psq` records; `log`: the engines' `MESSAGE` log;
+//! - `mates`: the forced-line suite from match records, and the engine side of `wuzi bench
+//!   --mates` (the wuzi side and the suite's format are `wuzi-search`'s);
 //! - `tournament`: two or more engines, round robin or gauntlet, resumable from its results
 //!   file (`results`); `standings`: points and the crosstable; `rating`: joint maximum
 //!   likelihood ratings with error bars;
@@ -30,6 +32,7 @@ pub mod error;
 pub mod game;
 pub mod html;
 pub mod log;
+pub mod mates;
 pub mod merge;
 pub mod opening;
 pub mod rating;

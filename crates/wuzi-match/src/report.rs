@@ -124,14 +124,14 @@ pub fn final_report(cfg: &MatchConfig, m: &MatchSummary) -> String {
     s
 }
 
-fn json_number(v: Option<f64>) -> String {
+pub(crate) fn json_number(v: Option<f64>) -> String {
     match v {
         Some(x) if x.is_finite() => format!("{x:.3}"),
         _ => "null".to_string(),
     }
 }
 
-fn json_string(s: &str) -> String {
+pub(crate) fn json_string(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {

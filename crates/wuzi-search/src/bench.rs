@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use wuzi_core::{notation, Board, Point, Rule};
 use wuzi_eval::eval::EvalChoice;
 
+pub mod mates;
 pub mod model;
 pub mod movegen;
 pub mod positions;

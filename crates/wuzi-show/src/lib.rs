@@ -17,5 +17,5 @@ pub mod svg;
 
 pub use error::ShowError;
 pub use game::Game;
-pub use read::{read_game, read_psq, read_sgf};
+pub use read::{read_game, read_psq, read_sgf, sgf_game_count, sgf_property};
 pub use svg::{svg, Picture};
