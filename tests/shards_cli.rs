@@ -1,6 +1,7 @@
 //! `wuzi tournament` and `wuzi match` split into shards on the command line: three shard
 //! processes (one killed in the middle and started again) merge with `--merge` to the text
-//! and report one run prints; bad splits are refused with exit code 2 before anything runs.
+//! and report one run prints; bad splits (a shard without a results file among them) are
+//! refused with exit code 2 before anything runs.
 //!
 //! The engines are `wuzi-match`'s test engine (random movers of fixed seeds, a fresh process
 //! every game, so that a game depends only on its opening and colours), which Cargo builds
@@ -32,7 +33,11 @@ fn scratch(name: &str) -> PathBuf {
 /// that a run can be killed in the middle), 9x9, four openings, eight games a pairing.
 fn tournament_args(t: &str) -> Vec<String> {
     let mut a: Vec<String> = vec!["tournament".into()];
-    for (name, seed, extra) in [("r5", 5, ",arg=--delay,arg=4"), ("r9", 9, ""), ("r13", 13, "")] {
+    for (name, seed, extra) in [
+        ("r5", 5, ",arg=--delay,arg=4"),
+        ("r9", 9, ""),
+        ("r13", 13, ""),
+    ] {
         a.push("--engine".into());
         a.push(format!(
             "cmd={t},arg=random,arg=--seed,arg={seed}{extra},name={name}"
@@ -86,7 +91,9 @@ fn text(o: &Output) -> String {
 
 /// The final report of a run's output: from the line that opens it up to the report's path.
 fn final_part(out: &str, opens: &str) -> String {
-    let from = out.find(opens).unwrap_or_else(|| panic!("no {opens:?} in {out}"));
+    let from = out
+        .find(opens)
+        .unwrap_or_else(|| panic!("no {opens:?} in {out}"));
     let part = &out[from..];
     part[..part.find("Report:").unwrap_or(part.len())].to_string()
 }
@@ -131,7 +138,10 @@ fn a_tournament_in_three_shard_processes_merges_to_the_one_run() {
             text(&o)
         );
     }
-    assert!(cut_at < 8, "the kill came before shard 2 was done ({cut_at} games)");
+    assert!(
+        cut_at < 8,
+        "the kill came before shard 2 was done ({cut_at} games)"
+    );
 
     let merged = run(&with(
         &base,
@@ -146,7 +156,10 @@ fn a_tournament_in_three_shard_processes_merges_to_the_one_run() {
     ));
     assert!(merged.status.success(), "{merged:?}");
     let out = text(&merged);
-    assert!(out.contains("24 of 24 games of the schedule; none missing"), "{out}");
+    assert!(
+        out.contains("24 of 24 games of the schedule; none missing"),
+        "{out}"
+    );
     let opens = "=== Tournament finished";
     assert_eq!(final_part(&out, opens), final_part(&text(&whole), opens));
     let page = |d: &str| std::fs::read_to_string(dir.join(d).join("index.html")).expect("page");
@@ -216,10 +229,19 @@ fn a_match_in_two_shard_processes_merges_and_bad_splits_are_refused() {
     for k in [2, 1] {
         let o = run(&with(
             &base,
-            &["--shard", &format!("{k}/2"), "--results", &p(&format!("s{k}.txt"))],
+            &[
+                "--shard",
+                &format!("{k}/2"),
+                "--results",
+                &p(&format!("s{k}.txt")),
+            ],
         ));
         assert!(o.status.success(), "{o:?}");
-        assert!(text(&o).contains("a shard does not stop on it"), "{}", text(&o));
+        assert!(
+            text(&o).contains("a shard does not stop on it"),
+            "{}",
+            text(&o)
+        );
     }
     let merged = run(&with(&base, &["--merge", &p("s1.txt"), &p("s2.txt")]));
     assert!(merged.status.success(), "{merged:?}");
@@ -247,16 +269,18 @@ fn a_match_in_two_shard_processes_merges_and_bad_splits_are_refused() {
         }
         v
     };
+    let shard_1 = ["--shard", "1/2", "--results", &p("s1.txt")];
     for (args, says) in [
         (
-            with(&drop_flag(&base, "--seed", 1), &["--shard", "1/2"]),
+            with(&drop_flag(&base, "--seed", 1), &shard_1),
             "needs --seed",
         ),
         (
-            with(&drop_flag(&base, "--games", 1), &["--shard", "1/2"]),
+            with(&drop_flag(&base, "--games", 1), &shard_1),
             "needs --games",
         ),
         (with(&base, &["--shard", "3/2"]), "between 1 and N"),
+        (with(&base, &["--shard", "1/2"]), "--results"),
         (
             with(&base, &["--shard", "1/2", "--merge", &p("s1.txt")]),
             "cannot be used with",

@@ -157,7 +157,12 @@ pub struct MatchArgs {
     /// Play only shard K of N of the schedule (K from 1): its share of the openings, both
     /// colours of each; give every shard the same arguments and its own --results file, then
     /// --merge the files. With --order random, give --seed.
-    #[arg(long, value_name = "K/N", conflicts_with = "merge")]
+    #[arg(
+        long,
+        value_name = "K/N",
+        conflicts_with = "merge",
+        requires = "results"
+    )]
     pub shard: Option<Shard>,
     /// Play nothing: merge the results files of this schedule's shards (run with these same
     /// arguments and --shard) and print the report one run of the whole schedule prints.
