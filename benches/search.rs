@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use wuzi_eval::eval;
 use wuzi_search::bench::POSITIONS;
-use wuzi_search::movepick::{opponent_threatens_open_four, MoveList};
+use wuzi_search::movepick::{Facing, MoveList};
 use wuzi_search::tt::{Bound, TranspositionTable};
 use wuzi_search::{Limits, Searcher};
 
@@ -41,8 +41,8 @@ fn move_generation(c: &mut Criterion) {
             let mut n = 0;
             for (_, b) in boards.iter_mut() {
                 let us = b.side_to_move();
-                let threatened = opponent_threatens_open_four(b, us.opponent());
-                list.fill(b, us, threatened, None, [None; 3], &history);
+                let facing = Facing::of(b, us);
+                list.fill(b, us, facing, None, [None; 3], &history);
                 n += list.moves.len();
             }
             n

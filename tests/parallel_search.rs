@@ -8,6 +8,7 @@
 use std::sync::atomic::AtomicBool;
 use wuzi_search::bench::{BenchPosition, POSITIONS};
 use wuzi_search::parallel::{Pool, Split};
+use wuzi_search::params::PLY;
 use wuzi_search::search::{RootMove, Thread};
 use wuzi_search::tt::TranspositionTable;
 use wuzi_search::{Limits, Options, Searcher, SplitDepth, WIN};
@@ -61,6 +62,7 @@ const EXACT: Options = Options {
         other: 9,
         idle: 4,
     },
+    stats: false,
 };
 
 #[test]
@@ -146,7 +148,7 @@ fn concurrent_principal_keeps_the_value_in_aspiration_windows() {
                     pv: vec![cell],
                 })
                 .collect();
-            let got = thread.search_root(&mut moves, depth as i32, alpha, beta);
+            let got = thread.search_root(&mut moves, depth as i32 * PLY, alpha, beta);
             let expected = if v <= alpha {
                 got <= alpha
             } else if v >= beta {

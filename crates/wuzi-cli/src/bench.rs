@@ -54,6 +54,11 @@ pub struct BenchArgs {
     /// swing between consecutive depths, instead of benchmarking.
     #[arg(long, value_name = "DEPTH")]
     pub swing: Option<u32>,
+    /// Print where the one-thread bench's nodes go (node kinds, moves searched per node by
+    /// depth, settled nodes, pruning, the effective branching factor, the rank of the best
+    /// move) instead of timing.
+    #[arg(long)]
+    pub stats: bool,
     /// Print the work and span of the one-thread search on every position, and the
     /// speedups they allow on 2 to 64 threads (docs/parallel.md), instead of benchmarking.
     #[arg(long)]
@@ -76,6 +81,18 @@ pub struct BenchArgs {
 
 /// Runs `wuzi bench` in the mode its arguments choose; returns the exit status.
 pub fn run(args: &BenchArgs) -> u8 {
+    if args.stats {
+        return match search_bench::node_stats(args.depth, args.eval) {
+            Ok(stats) => {
+                print!("{}", stats.report());
+                0
+            }
+            Err(e) => {
+                eprintln!("wuzi bench: {e}");
+                1
+            }
+        };
+    }
     if let Some(file) = &args.mates.mates {
         let threads = wuzi_search::resolve_threads(args.threads);
         return crate::mates::bench(&args.mates, file, args.time, threads, args.eval, args.json);

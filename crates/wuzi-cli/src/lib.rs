@@ -13,7 +13,8 @@
 //! - [`show`]: pictures of positions and games (`wuzi_show`);
 //! - [`match_cmd`], [`tournament`]: `wuzi match` and `wuzi tournament` over `wuzi_match`,
 //!   with [`progress`], the live display of a match;
-//! - [`tune`]: `wuzi datagen` and `wuzi tune` over `wuzi_tune`.
+//! - [`tune`]: `wuzi datagen` and `wuzi tune` over `wuzi_tune`;
+//! - [`serve`]: `wuzi serve`, the web board over `wuzi_serve`.
 //!
 //! Exit codes, for every subcommand: 0 done (for `solve`, a win found), 1 it could not be
 //! done to the end (for `solve`, no win found; for `bench --check`, another signature), 2 the
@@ -27,6 +28,7 @@ pub mod match_cmd;
 pub mod mates;
 pub mod position;
 pub mod progress;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod tournament;
@@ -62,6 +64,9 @@ pub enum Command {
     Tune(tune::TuneArgs),
     /// Solve a position by threat-space search: a VCF or VCT and its line.
     Solve(solve::SolveArgs),
+    /// Start the web board: a local web server whose page plays and analyses with the engine
+    /// (see `wuzi serve --help`).
+    Serve(serve::ServeArgs),
     /// Search the fixed bench positions to a fixed depth (nodes, time, nodes per second and a
     /// node-count signature), or with --movegen measure make+undo per second, or with --mates
     /// the time to see the forced wins of a suite.
@@ -82,6 +87,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Datagen(args) => tune::run_datagen(&args),
         Command::Tune(args) => tune::run_tune(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Mates(args) => mates::command(&args),
     }
 }

@@ -48,6 +48,10 @@ pub struct MatesArgs {
     /// (wuzi).
     #[arg(long, requires = "mates")]
     pub attacker: Option<Attacker>,
+    /// With --mates: cap wuzi's search of each position at N nodes instead of a time (with
+    /// one thread, the same figures on any machine); --time still caps the other engine.
+    #[arg(long, value_name = "N", requires = "mates")]
+    pub nodes: Option<u64>,
 }
 
 /// `wuzi bench --mates FILE`: `time` is the cap (default [`DEFAULT_CAP`]); `threads` and
@@ -80,6 +84,9 @@ pub fn bench(
     if cap.is_zero() {
         return fail("--time must be above 0".into());
     }
+    if args.nodes == Some(0) {
+        return fail("--nodes must be above 0".into());
+    }
     let filter = Filter {
         split: args.split,
         attacker: args.attacker,
@@ -93,6 +100,7 @@ pub fn bench(
     let setup = MatesSetup {
         wuzi: MateSettings {
             cap,
+            max_nodes: args.nodes,
             threads,
             eval,
             hash_bytes: MATE_HASH_BYTES,

@@ -324,6 +324,14 @@ impl Board {
         self.moves.checked_sub(1).map(|i| self.history_entry(i).1)
     }
 
+    /// The stone placed `back` stones before the last one (0: the last), with its colour.
+    #[inline]
+    pub fn recent_move(&self, back: usize) -> Option<(Color, Cell)> {
+        self.moves
+            .checked_sub(back + 1)
+            .map(|i| self.history_entry(i))
+    }
+
     /// Stones of one colour.
     #[inline]
     pub fn stones_of(&self, color: Color) -> &Bitboard {

@@ -19,7 +19,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use wuzi_core::{Color, Point, Rule};
+use wuzi_core::{Color, Rule};
+use wuzi_show::write::{sgf_point, sgf_text};
 
 use crate::clock::{millis, TimeControl};
 use crate::config::MatchConfig;
@@ -63,23 +64,6 @@ fn sgf_result(g: &GameResult) -> String {
         _ => "F",
     };
     format!("{side}+{how}")
-}
-
-fn sgf_text(text: &str) -> String {
-    text.replace('\\', "\\\\").replace(']', "\\]")
-}
-
-fn sgf_point(p: Point) -> String {
-    let letter = |v: u8| {
-        let v = v as u32;
-        let c = if v < 26 {
-            b'a' as u32 + v
-        } else {
-            b'A' as u32 + v - 26
-        };
-        char::from_u32(c).unwrap_or('?')
-    };
-    format!("{}{}", letter(p.x), letter(p.y))
 }
 
 fn opening_words(g: &GameResult) -> String {
@@ -254,6 +238,7 @@ mod tests {
     use super::*;
     use crate::game::PlayedMove;
     use std::time::Duration;
+    use wuzi_core::Point;
 
     fn info() -> MatchInfo {
         MatchInfo {

@@ -26,9 +26,11 @@ pub mod bench;
 mod iteration_clock;
 pub mod movepick;
 pub mod parallel;
+pub mod params;
 pub mod search;
 mod simple;
 pub mod solve;
+pub mod tactics;
 pub mod threat;
 pub mod tt;
 pub mod vcf;
@@ -96,6 +98,8 @@ pub struct SearchResult {
     pub lines: Vec<(Point, i32)>,
     /// Beta cut-offs of the main thread's search (move ordering quality).
     pub cutoffs: CutoffStats,
+    /// Where the main thread's nodes went, when `Options::stats` asked for it.
+    pub stats: Option<Box<search::NodeStats>>,
 }
 
 /// How often the first move searched at a node was the one that cut it off: the measure of
@@ -131,7 +135,7 @@ pub struct Options {
     /// pruning, aspiration windows). Without them the search is plain alpha-beta over the
     /// threat-restricted move sets, so its score at a fixed depth is exact for that tree.
     pub pruning: bool,
-    /// Threat-space search: VCF and VCT at the root, VCF at the leaves.
+    /// Threat-space search: VCF and VCT at the root, the side's fours in the quiescence.
     pub threat_search: bool,
     /// The textbook oracle's semantics (`wuzi-textbook`'s Gomoku): every legal point is a
     /// move, the game ends only when a five is made or the board is full, nothing is
@@ -146,6 +150,8 @@ pub struct Options {
     /// node, and any other node, searches its moves after the first in parallel
     /// (`parallel.rs`). Shallower subtrees cost less than handing them out.
     pub split_depth: SplitDepth,
+    /// Count where the main thread's nodes go (`search/stats.rs`; off in play).
+    pub stats: bool,
 }
 
 /// The least depths at which nodes split (see [`Options::split_depth`]). All are at least
@@ -180,6 +186,7 @@ impl Default for Options {
             textbook: None,
             eval: eval::EvalChoice::Auto,
             split_depth: SplitDepth::default(),
+            stats: false,
         }
     }
 }
@@ -341,6 +348,9 @@ impl Searcher {
         table.new_search();
         let table: &tt::TranspositionTable = table;
         let mut thread = search::Thread::new(board, table, stop, limits, self.options);
+        if self.options.stats {
+            thread.stats = Some(Box::default());
+        }
         if let Some(pool) = &self.pool {
             parallel::Split::new(pool, board, table, stop, limits, self.options)
                 .attach(&mut thread);
@@ -385,6 +395,7 @@ impl Searcher {
             nodes: thread.nodes,
             lines,
             cutoffs: thread.cutoffs,
+            stats: thread.stats.take(),
         })
     }
 }

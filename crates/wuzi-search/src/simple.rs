@@ -167,6 +167,7 @@ impl Simple {
                 nodes: 0,
                 lines: vec![(p, score)],
                 cutoffs: crate::CutoffStats::default(),
+                stats: None,
             });
         }
         let us = board.side_to_move();
@@ -241,6 +242,7 @@ impl Simple {
             nodes: ctx.nodes,
             lines: lines_out,
             cutoffs: crate::CutoffStats::default(),
+            stats: None,
         })
     }
 }

@@ -375,6 +375,9 @@ pub struct MateSettings {
     /// The time cap per position: the search's turn time (its soft and hard limit, as when
     /// a manager gives only a turn time).
     pub cap: Duration,
+    /// A node cap instead of the time cap: the search has no clock, so that one thread
+    /// gives the same figures on any machine (the fast loop of a search change).
+    pub max_nodes: Option<u64>,
     pub threads: usize,
     pub eval: EvalChoice,
     pub hash_bytes: usize,
@@ -385,6 +388,7 @@ impl MateSettings {
     pub fn new(cap: Duration) -> MateSettings {
         MateSettings {
             cap,
+            max_nodes: None,
             threads: 1,
             eval: EvalChoice::Auto,
             hash_bytes: MATE_HASH_BYTES,
@@ -431,14 +435,24 @@ impl WuziMates {
         self.searcher.clear();
         self.searcher.prepare(&board);
         let stop = AtomicBool::new(false);
-        let limits = Limits {
-            soft_time: Some(self.settings.cap),
-            hard_time: Some(self.settings.cap),
-            ..Limits::default()
+        let limits = match self.settings.max_nodes {
+            Some(nodes) => Limits {
+                max_nodes: Some(nodes),
+                ..Limits::default()
+            },
+            None => Limits {
+                soft_time: Some(self.settings.cap),
+                hard_time: Some(self.settings.cap),
+                ..Limits::default()
+            },
         };
         let mut found: Option<Found> = None;
         let mut claimed_loss = false;
-        let cap = self.settings.cap;
+        // Under a node cap the search stops itself at the cap: no line is past it.
+        let cap = match self.settings.max_nodes {
+            Some(_) => Duration::MAX,
+            None => self.settings.cap,
+        };
         let start = Instant::now();
         let result = {
             let stop = &stop;
