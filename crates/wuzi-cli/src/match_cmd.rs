@@ -1,6 +1,8 @@
 //! `wuzi match`: [`MatchArgs`] and [`run`], which turns the arguments into a `wuzi_match`
-//! [`MatchConfig`], plays the match with live progress ([`crate::progress`]) and prints the
-//! report. `wuzi tournament` takes the same arguments ([`apply_settings`], [`engine_specs`]).
+//! [`MatchConfig`], plays the match (or, with `--shard K/N`, its K-th share) with live
+//! progress ([`crate::progress`]) and prints the report; with `--merge FILE...` it plays
+//! nothing and reports the shards' results files merged (`wuzi_match::merge`). `wuzi
+//! tournament` takes the same arguments ([`apply_settings`], [`engine_specs`]).
 //!
 //! Exit codes of [`run`]: 0 the match was played (whatever its result), 1 it could not be
 //! played to the end (an engine could not be started, a record could not be written), 2 the
@@ -11,14 +13,17 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::ValueEnum;
+use wuzi_core::shard::Shard;
 use wuzi_core::Rule;
 use wuzi_match::clock::TimeControl;
 use wuzi_match::engine::{stderr_logs, EngineSpec};
 use wuzi_match::html::write_report;
+use wuzi_match::merge::merge_match;
 use wuzi_match::opening::{load_suite, resolve_suite, Opening, Order};
 use wuzi_match::report::{final_report, header, json_summary, match_report};
+use wuzi_match::schedule::ScheduleId;
 use wuzi_match::sprt::Sprt;
-use wuzi_match::{run_match, MatchConfig, MatchError};
+use wuzi_match::{run_match, MatchConfig, MatchError, MatchSummary};
 
 use crate::args::{
     has_key, parse_bytes, parse_duration, parse_each, parse_engine_spec, parse_size,
@@ -145,6 +150,26 @@ pub struct MatchArgs {
     /// Also print the final result as one JSON line.
     #[arg(long)]
     pub json: bool,
+    /// Append every finished game to this file, and resume from it: games it already holds
+    /// are not played again.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Play only shard K of N of the schedule (K from 1): its share of the openings, both
+    /// colours of each; give every shard the same arguments and its own --results file, then
+    /// --merge the files. With --order random, give --seed.
+    #[arg(
+        long,
+        value_name = "K/N",
+        conflicts_with = "merge",
+        requires = "results"
+    )]
+    pub shard: Option<Shard>,
+    /// Play nothing: merge the results files of this schedule's shards (run with these same
+    /// arguments and --shard) and print the report one run of the whole schedule prints.
+    /// Files of another schedule, a shard given twice, a game twice and damaged or cut lines
+    /// are refused; games no file holds are listed.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "results")]
+    pub merge: Vec<PathBuf>,
 }
 
 /// The order of the openings, as the command line names it (`wuzi_match::opening::Order`).
@@ -174,13 +199,23 @@ pub fn run(args: &MatchArgs) -> u8 {
             return 2;
         }
     };
-    if let Err(e) = cfg.validate() {
-        eprintln!("wuzi match: error: {e}");
-        return 2;
+    let planned = cfg
+        .validate()
+        .and_then(|_| ScheduleId::of_match(&cfg))
+        .map(|id| id.share(cfg.shard));
+    let planned = match planned {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("wuzi match: error: {e}");
+            return 2;
+        }
+    };
+    if !args.merge.is_empty() {
+        return run_merge(args, &cfg, seed_chosen);
     }
     print_line(&header(&cfg, seed_chosen));
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
-    let mut progress = Progress::new(args.progress, cfg.games, names.clone(), cfg.sprt)
+    let mut progress = Progress::new(args.progress, planned, names.clone(), cfg.sprt)
         .report_every(args.report_every);
     if args.progress != ProgressMode::Off && std::io::stdin().is_terminal() {
         let (tx, rx) = std::sync::mpsc::channel();
@@ -198,24 +233,43 @@ pub fn run(args: &MatchArgs) -> u8 {
     let outcome = run_match(&cfg, &mut progress);
     progress.finish();
     match outcome {
-        Ok(summary) => {
-            print_line(&final_report(&cfg, &summary));
-            if args.json {
-                print_line(&json_summary(&cfg, &summary));
+        Ok(summary) => print_summary(args, &cfg, &summary),
+        Err(e) => {
+            eprintln!("wuzi match: error: {e}");
+            exit_code(&e)
+        }
+    }
+}
+
+/// Prints the final report (and the JSON line, and writes the HTML report) of a match played
+/// or merged; returns the exit code.
+fn print_summary(args: &MatchArgs, cfg: &MatchConfig, summary: &MatchSummary) -> u8 {
+    print_line(&final_report(cfg, summary));
+    if args.json {
+        print_line(&json_summary(cfg, summary));
+    }
+    match &args.report {
+        Some(dir) => match write_report(dir, &match_report(cfg, summary)) {
+            Ok(path) => {
+                print_line(&format!("Report: {}", path.display()));
+                0
             }
-            match &args.report {
-                Some(dir) => match write_report(dir, &match_report(&cfg, &summary)) {
-                    Ok(path) => {
-                        print_line(&format!("Report: {}", path.display()));
-                        0
-                    }
-                    Err(e) => {
-                        eprintln!("wuzi match: error: {e}");
-                        1
-                    }
-                },
-                None => 0,
+            Err(e) => {
+                eprintln!("wuzi match: error: {e}");
+                1
             }
+        },
+        None => 0,
+    }
+}
+
+/// `wuzi match --merge`: the shards' results files merged and reported as one run.
+fn run_merge(args: &MatchArgs, cfg: &MatchConfig, seed_chosen: Option<u64>) -> u8 {
+    match merge_match(cfg, &args.merge) {
+        Ok((summary, merged)) => {
+            print_line(&header(cfg, seed_chosen));
+            print_line(&merged.describe());
+            print_summary(args, cfg, &summary)
         }
         Err(e) => {
             eprintln!("wuzi match: error: {e}");
@@ -225,10 +279,11 @@ pub fn run(args: &MatchArgs) -> u8 {
 }
 
 /// The exit code of a match or tournament that stopped on `e`: 2 when its settings make no
-/// match, 1 when it could not be played to the end.
+/// match or its results files cannot be read or merged, 1 when it could not be played to the
+/// end.
 pub fn exit_code(e: &MatchError) -> u8 {
     match e {
-        MatchError::Config(_) | MatchError::Opening(_) => 2,
+        MatchError::Config(_) | MatchError::Opening(_) | MatchError::Results(_) => 2,
         _ => 1,
     }
 }
@@ -252,6 +307,15 @@ pub fn config_from(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>), Strin
             return Err("--sprt takes four numbers: ELO0 ELO1 ALPHA BETA".into());
         };
         cfg.sprt = Some(Sprt::new(elo0, elo1, alpha, beta)?);
+    }
+    if cfg.sprt.is_some()
+        && args.games.is_none()
+        && (args.shard.is_some() || !args.merge.is_empty())
+    {
+        return Err(
+            "--sprt with --shard or --merge needs --games: the most games, split into the shards"
+                .into(),
+        );
     }
     cfg.games = match (args.games, cfg.sprt.is_some()) {
         (Some(n), _) => n,
@@ -321,6 +385,10 @@ pub fn apply_settings(cfg: &mut MatchConfig, args: &MatchArgs) -> Result<Option<
         cfg.openings.push(o);
     }
     cfg.order = args.order.into();
+    let split = args.shard.is_some() || !args.merge.is_empty();
+    if split && cfg.order == Order::Random && args.seed.is_none() {
+        return Err("--order random with --shard or --merge needs --seed: every shard must build the same schedule".into());
+    }
     let seed_chosen = args.seed.is_none().then(clock_seed);
     cfg.seed = args.seed.or(seed_chosen).unwrap_or(0);
     cfg.concurrency = args.concurrency;
@@ -331,6 +399,8 @@ pub fn apply_settings(cfg: &mut MatchConfig, args: &MatchArgs) -> Result<Option<
     cfg.fresh_process = args.fresh_process || args.no_restart;
     cfg.restart = !args.no_restart;
     cfg.freeze = args.freeze;
+    cfg.results = args.results.clone();
+    cfg.shard = args.shard.unwrap_or(Shard::WHOLE);
     if let Some(dir) = &args.stderr_dir {
         log_stderr(&mut cfg.engines, dir)?;
     }

@@ -160,6 +160,20 @@ impl Observer for Progress {
         self.tick(stats);
     }
 
+    fn resumed(&mut self, games: usize, skipped: &[(usize, String)]) {
+        for (line, why) in skipped {
+            self.println(&format!(
+                "wuzi match: results line {line} skipped (played again): {why}"
+            ));
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(games as u64);
+        }
+        self.println(&format!(
+            "Resuming: {games} games already in the results file"
+        ));
+    }
+
     fn tick(&mut self, stats: &Stats) {
         let asked = self
             .requests

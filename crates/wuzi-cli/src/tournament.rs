@@ -1,14 +1,15 @@
-//! `wuzi tournament`: the match's arguments plus the format, the results file and the rating
-//! anchor; [`run`] plays it over `wuzi_match::tournament`, printing one line per game and the
-//! standings with ratings and the crosstable at the end (texts of `wuzi_match::report`).
+//! `wuzi tournament`: the match's arguments (the results file, `--shard` and `--merge`
+//! included) plus the format and the rating anchor; [`run`] plays it over
+//! `wuzi_match::tournament`, printing one line per game and the standings with ratings and the
+//! crosstable at the end (texts of `wuzi_match::report`), or with `--merge` reports the
+//! shards' results files merged (`wuzi_match::merge`) as one run.
 //!
 //! Exit codes: 0 the tournament was played, 1 it could not be played to the end, 2 the
 //! arguments make no tournament.
 
-use std::path::PathBuf;
-
 use clap::ValueEnum;
 use wuzi_match::html::write_report;
+use wuzi_match::merge::merge_tournament;
 use wuzi_match::report::{tournament_final, tournament_header, tournament_report, RatingSettings};
 use wuzi_match::results::GameRecord;
 use wuzi_match::tournament::{run_tournament, Format, TournamentConfig, TournamentObserver};
@@ -24,10 +25,6 @@ pub struct TournamentArgs {
     /// Who plays whom.
     #[arg(long, value_enum, default_value = "round-robin")]
     pub format: TournamentFormat,
-    /// Append every finished game to this file, and resume from it: games it already holds
-    /// are not played again.
-    #[arg(long, value_name = "FILE")]
-    pub results: Option<PathBuf>,
     /// The engine whose rating is fixed (default: the mean of all is fixed).
     #[arg(long, value_name = "NAME")]
     pub anchor: Option<String>,
@@ -96,7 +93,7 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig, Stri
         engines: specs,
         format: args.format.into(),
         games_per_pair,
-        results: args.results.clone(),
+        results: args.common.results.clone(),
     })
 }
 
@@ -148,9 +145,18 @@ pub fn run(args: &TournamentArgs) -> u8 {
         eprintln!("wuzi tournament: error: {e}");
         return 2;
     }
-    println!("{}", tournament_header(&cfg));
     let rating = rating_settings(args);
-    match run_tournament(&cfg, &mut Lines) {
+    let outcome = if args.common.merge.is_empty() {
+        println!("{}", tournament_header(&cfg));
+        run_tournament(&cfg, &mut Lines)
+    } else {
+        merge_tournament(&cfg, &args.common.merge).map(|(summary, merged)| {
+            println!("{}", tournament_header(&cfg));
+            println!("{}", merged.describe());
+            summary
+        })
+    };
+    match outcome {
         Ok(summary) => {
             println!("{}", tournament_final(&cfg, &summary, &rating));
             let Some(dir) = &args.common.report else {

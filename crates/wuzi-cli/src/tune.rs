@@ -3,14 +3,14 @@
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::BufWriter;
 use std::path::PathBuf;
+use wuzi_core::shard::Shard;
 use wuzi_core::{Point, Rule};
 use wuzi_eval::eval::{classic_as_weights, EvalChoice, Evaluator};
 use wuzi_eval::learned::Weights;
 use wuzi_tune::datagen::{self, DatagenConfig};
 use wuzi_tune::features::{sample_of, Layout, Sample};
-use wuzi_tune::record::{read_records, write_records, Record};
+use wuzi_tune::record::{load_data, write_records, Header, PieceWriter, Record};
 use wuzi_tune::trainer::{self, TrainConfig};
 use wuzi_tune::TuneError;
 
@@ -50,7 +50,13 @@ pub struct DatagenArgs {
     /// positions of those that end in a five.
     #[arg(long)]
     pub import: Vec<PathBuf>,
-    /// The records file to write (appended to if it exists).
+    /// Play only shard K of N (K from 1): the K-th block of the --games games, as a piece
+    /// of the data set that the same arguments make. The shards' files, given together to
+    /// `wuzi tune` (or concatenated), are the records one run writes.
+    #[arg(long, value_name = "K/N", conflicts_with = "import")]
+    pub shard: Option<Shard>,
+    /// The records file to write (appended to if it exists; an unfinished piece at its end,
+    /// left by a stopped run, is replaced).
     #[arg(long)]
     pub out: PathBuf,
     /// No progress bar.
@@ -64,8 +70,10 @@ pub struct TuneArgs {
     /// The rule whose weights are fitted: freestyle, standard, renju, caro or caro-exact.
     #[arg(long, default_value = "freestyle")]
     pub rule: Rule,
-    /// Records files (`wuzi datagen` output); positions of other rules are skipped.
-    #[arg(long, required = true)]
+    /// Records files (`wuzi datagen` output, shards in any order); positions of other
+    /// rules are skipped. The pieces of each data set are checked not to overlap and put in
+    /// game order.
+    #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// Where to write the fitted weights.
     #[arg(long)]
@@ -124,15 +132,6 @@ fn bar(len: u64, quiet: bool, what: &str) -> ProgressBar {
     pb
 }
 
-fn open_out(path: &PathBuf) -> Result<BufWriter<std::fs::File>, TuneError> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map(BufWriter::new)
-        .map_err(|e| TuneError::Io(format!("{}: {e}", path.display())))
-}
-
 /// The side of datagen's square board, at most what a training record holds.
 fn square_side((width, height): (usize, usize)) -> Result<usize, TuneError> {
     if width != height || width > wuzi_tune::record::MAX_SIDE {
@@ -155,20 +154,37 @@ pub fn run_datagen(args: &DatagenArgs) -> u8 {
     }
 }
 
+/// Opens the piece `header` in the output file, saying what an unfinished piece it replaced
+/// was.
+fn open_piece(path: &std::path::Path, header: Header) -> Result<PieceWriter, TuneError> {
+    let piece = PieceWriter::create(path, header)?;
+    if let Some(note) = &piece.replaced {
+        eprintln!("wuzi datagen: {note}");
+    }
+    Ok(piece)
+}
+
 fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
     let rule = args.rule;
     let size = square_side(args.size)?;
-    let mut out = open_out(&args.out)?;
     if !args.import.is_empty() {
-        let mut total = 0;
+        let mut texts = Vec::new();
         for path in &args.import {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| TuneError::Io(format!("{}: {e}", path.display())))?;
-            let records = wuzi_tune::import::positions_of_game(&text, size, rule, 1)
+            texts.push(
+                std::fs::read_to_string(path)
+                    .map_err(|e| TuneError::Io(format!("{}: {e}", path.display())))?,
+            );
+        }
+        let header = wuzi_tune::import::header(&texts, size, rule);
+        let mut out = open_piece(&args.out, header)?;
+        let mut total = 0;
+        for (path, text) in args.import.iter().zip(&texts) {
+            let records = wuzi_tune::import::positions_of_game(text, size, rule, 1)
                 .map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?;
             total += records.len();
             write_records(&mut out, &records)?;
         }
+        out.finish()?;
         println!("{total} positions from {} games", args.import.len());
         return Ok(());
     }
@@ -198,16 +214,27 @@ fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
         max_plies: size * size,
         eval: args.eval,
     };
-    let pb = bar(args.games as u64, args.quiet, "games");
-    let summary = pool(args.threads)?.install(|| {
-        datagen::run(&config, &mut out, &|s| {
+    let games = args.shard.unwrap_or(Shard::WHOLE).block(args.games);
+    let threads = pool(args.threads)?;
+    let mut out = open_piece(&args.out, datagen::header(&config, games.clone()))?;
+    let pb = bar(games.len() as u64, args.quiet, "games");
+    let summary = threads.install(|| {
+        datagen::run_games(&config, games.clone(), &mut out, &|s| {
             pb.set_position(s.games as u64);
             pb.set_message(format!("{} positions", s.positions));
         })
     })?;
+    out.finish()?;
     pb.finish_and_clear();
+    let share = match args.shard {
+        Some(shard) => format!(
+            " (shard {shard}: games {}..{} of {})",
+            games.start, games.end, args.games
+        ),
+        None => String::new(),
+    };
     println!(
-        "{} games ({} Black wins, {} White wins, {} draws), {} positions written to {}",
+        "{} games{share} ({} Black wins, {} White wins, {} draws), {} positions written to {}",
         summary.games,
         summary.black_wins,
         summary.white_wins,
@@ -247,10 +274,15 @@ fn tune_inner(args: &TuneArgs) -> Result<(), TuneError> {
         )));
     }
     let layout = Layout::for_rule(rule);
-    let mut records = Vec::new();
-    for path in &args.data {
-        records.extend(read_records(path)?.into_iter().filter(|r| r.rule == rule));
+    let loaded = load_data(&args.data)?;
+    for note in &loaded.notes {
+        println!("{note}");
     }
+    let records: Vec<Record> = loaded
+        .records
+        .into_iter()
+        .filter(|r| r.rule == rule)
+        .collect();
     if records.len() < 10 {
         return Err(TuneError::Data(format!(
             "only {} positions of rule {rule} in the data",

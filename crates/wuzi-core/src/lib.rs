@@ -6,7 +6,8 @@
 //! - `pattern`: line keys, per-rule pattern tables and the threat combination;
 //! - `rule`: what wins under each rule; `renju`: Black's forbidden moves;
 //! - `zobrist`: fixed-seed hash keys; `symmetry`: board symmetries; `rng`: the seeded
-//!   generator every reproducible random choice uses;
+//!   generator every reproducible random choice uses; `shard`: splitting numbered work into
+//!   shards that run apart, and the stable fingerprint that recognises their pieces;
 //! - `reference`: the slow classifier the fast structures are tested against.
 
 pub mod bitboard;
@@ -18,6 +19,7 @@ pub mod reference;
 mod renju;
 pub mod rng;
 pub mod rule;
+pub mod shard;
 pub mod symmetry;
 mod types;
 pub mod zobrist;

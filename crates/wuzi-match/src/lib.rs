@@ -13,6 +13,9 @@
 //! - `tournament`: two or more engines, round robin or gauntlet, resumable from its results
 //!   file (`results`); `standings`: points and the crosstable; `rating`: joint maximum
 //!   likelihood ratings with error bars;
+//! - `schedule`: a schedule as results files see it (its games, the units shards split, its
+//!   fingerprint); `merge`: the results files of a schedule's shards merged into the summary
+//!   of one run;
 //! - `html`: the self-contained HTML report, with pictures from `wuzi-show`; `report`: the
 //!   texts of a match and a tournament (header, final report, JSON summary) and what their
 //!   HTML reports show.
@@ -30,6 +33,7 @@ pub mod game;
 pub mod html;
 pub mod log;
 pub mod mates;
+pub mod merge;
 pub mod opening;
 pub mod rating;
 pub mod record;
@@ -37,6 +41,7 @@ pub mod referee;
 pub mod report;
 pub mod results;
 pub mod runner;
+pub mod schedule;
 pub mod sprt;
 pub mod standings;
 pub mod stats;

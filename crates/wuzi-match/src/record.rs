@@ -174,10 +174,20 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> MatchError + '_ {
 }
 
 impl Recorder {
-    /// Creates the SGF file and the `.psq` folder, if asked for.
-    pub fn create(cfg: &MatchConfig) -> Result<Recorder, MatchError> {
+    /// Creates the SGF file (appended to when `resuming`, else truncated) and the `.psq`
+    /// folder, if asked for.
+    pub fn create(cfg: &MatchConfig, resuming: bool) -> Result<Recorder, MatchError> {
         let sgf = match &cfg.sgf {
-            Some(path) => Some((path.clone(), File::create(path).map_err(io_error(path))?)),
+            Some(path) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .write(true)
+                    .append(resuming)
+                    .truncate(!resuming)
+                    .open(path)
+                    .map_err(io_error(path))?;
+                Some((path.clone(), file))
+            }
             None => None,
         };
         if let Some(dir) = &cfg.psq_dir {

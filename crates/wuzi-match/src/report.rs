@@ -2,14 +2,10 @@
 //! summary) and of a tournament (its header, the standings with ratings and the crosstable),
 //! and what their HTML reports show. Texts only: printing them is the caller's.
 
-use std::time::Duration;
-
-use crate::clock::millis;
 use crate::config::MatchConfig;
 use crate::engine::EngineSpec;
 use crate::html::ReportInput;
 use crate::opening::Order;
-use crate::results::GameRecord;
 use crate::runner::MatchSummary;
 use crate::sprt::SprtState;
 use crate::standings::Standings;
@@ -58,6 +54,9 @@ pub fn header(cfg: &MatchConfig, seed_chosen: Option<u64>) -> String {
     if let Some(n) = cfg.max_moves {
         s.push_str(&format!(", draw at {n} stones"));
     }
+    if !cfg.shard.is_whole() {
+        s.push_str(&format!(", shard {} of them", cfg.shard));
+    }
     if let Some(sprt) = &cfg.sprt {
         s.push_str(&format!(
             "\n  SPRT elo0 {} elo1 {} alpha {} beta {}",
@@ -67,34 +66,54 @@ pub fn header(cfg: &MatchConfig, seed_chosen: Option<u64>) -> String {
     s
 }
 
+/// What a shard's final line says after "Match" or "Tournament".
+fn shard_words(cfg: &MatchConfig) -> String {
+    if cfg.shard.is_whole() {
+        String::new()
+    } else {
+        format!(" shard {}", cfg.shard)
+    }
+}
+
 pub fn final_report(cfg: &MatchConfig, m: &MatchSummary) -> String {
     let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
     let mut s = format!(
-        "=== Match finished: {} of {} games played ===\n",
+        "=== Match{} finished: {} of {} games played ===\n",
+        shard_words(cfg),
         m.stats.games(),
         m.planned
     );
     s.push_str(&m.stats.report(names));
     if let Some(sprt) = &cfg.sprt {
-        s.push_str(&sprt.describe(&m.stats.total[0]));
+        if m.sprt.is_some() {
+            s.push_str(&sprt.describe(&m.stats.total[0]));
+            if m.uncounted > 0 {
+                s.push_str(&format!(
+                    "; {} games finished after the decision, not counted",
+                    m.uncounted
+                ));
+            }
+        } else {
+            s.push_str("SPRT: a shard does not stop on it; merge the shards' results (--merge) for its verdict");
+        }
         s.push('\n');
     }
     let used: Vec<String> = (0..2)
         .map(|id| {
-            let total: Duration = m.games.iter().map(|g| g.time_used[id]).sum();
-            let moves: usize = m
-                .games
-                .iter()
-                .map(|g| {
-                    let own = g.moves.len() - g.opening_len;
-                    let black_first = g.opening_len % 2 == 0;
-                    let is_black = g.black == id;
-                    let first_is_own = black_first == is_black;
-                    own / 2 + usize::from(first_is_own && own % 2 == 1)
-                })
-                .sum();
+            let (mut total_ms, mut moves) = (0u64, 0usize);
+            for g in &m.records {
+                let Some(time) = g.time_ms else {
+                    continue;
+                };
+                let is_black = g.black == names[id];
+                let own = g.moves.len() - g.opening_len;
+                let black_first = g.opening_len % 2 == 0;
+                let first_is_own = black_first == is_black;
+                moves += own / 2 + usize::from(first_is_own && own % 2 == 1);
+                total_ms += time[if is_black { 0 } else { 1 }];
+            }
             let avg = if moves > 0 {
-                millis(total) / moves as u64
+                total_ms / moves as u64
             } else {
                 0
             };
@@ -141,7 +160,7 @@ pub fn json_summary(cfg: &MatchConfig, m: &MatchSummary) -> String {
         Some(SprtState::AcceptH0) => "\"H0\"".to_string(),
         Some(SprtState::AcceptH1) => "\"H1\"".to_string(),
     };
-    let llr = cfg.sprt.map(|s| s.llr(t));
+    let llr = cfg.sprt.filter(|_| m.sprt.is_some()).map(|s| s.llr(t));
     format!(
         "{{\"engines\":[{},{}],\"games\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"elo\":{},\"elo_low\":{},\"elo_high\":{},\"los\":{},\"sprt\":{sprt},\"llr\":{},\"reasons\":{{{}}}}}",
         json_string(&cfg.engines[0].name),
@@ -178,11 +197,7 @@ pub fn match_report(cfg: &MatchConfig, m: &MatchSummary) -> ReportInput {
         title: format!("Match: {} vs {}", names[0], names[1]),
         details: vec![details(m.stats.games() as usize, m.planned, cfg)],
         names: names.iter().map(|n| n.to_string()).collect(),
-        games: m
-            .games
-            .iter()
-            .map(|g| GameRecord::of(g, names, cfg))
-            .collect(),
+        games: m.records.clone(),
         anchor: Some(names[1].to_string()),
         anchor_elo: 0.0,
         prior_draws: 2.0,
@@ -206,7 +221,7 @@ fn tournament_title(cfg: &TournamentConfig) -> String {
 
 /// The line that opens a tournament: who plays, the pairings and the settings.
 pub fn tournament_header(cfg: &TournamentConfig) -> String {
-    format!(
+    let mut s = format!(
         "{}; {} pairings of {} games, {}x{} {}, {}, {} at once",
         tournament_title(cfg),
         cfg.pairings().len(),
@@ -216,7 +231,11 @@ pub fn tournament_header(cfg: &TournamentConfig) -> String {
         cfg.settings.rule,
         cfg.settings.time.describe(),
         cfg.settings.concurrency
-    )
+    );
+    if !cfg.settings.shard.is_whole() {
+        s.push_str(&format!(", shard {} of them", cfg.settings.shard));
+    }
+    s
 }
 
 /// The final text of a tournament: standings with ratings and the crosstable.
@@ -233,7 +252,8 @@ pub fn tournament_final(
         rating.prior_draws,
     );
     let mut s = format!(
-        "=== Tournament finished: {} of {} games ({} from an earlier run) ===\n",
+        "=== Tournament{} finished: {} of {} games ({} from an earlier run) ===\n",
+        shard_words(&cfg.settings),
         t.games.len(),
         t.planned,
         t.resumed
