@@ -7,6 +7,8 @@
 //! - `rule`: what wins under each rule; `renju`: Black's forbidden moves;
 //! - `zobrist`: fixed-seed hash keys; `symmetry`: board symmetries; `rng`: the seeded
 //!   generator every reproducible random choice uses;
+//! - `notation`: the one reader (and writer) of positions as text: point names, move lists,
+//!   coordinate lists, board sizes, diagrams;
 //! - `reference`: the slow classifier the fast structures are tested against.
 
 pub mod bitboard;

@@ -4,6 +4,7 @@
 //! - [`data`]: paths into the repository's `data/` folder (positions, answers, openings);
 //! - [`position`]: boards from diagrams and move lists;
 //! - [`referee`]: the renju referee cases (positions with their forbidden points);
+//! - [`tactics`]: the threat-solver cases (positions, solver limits, expected lines);
 //! - [`engine`]: a Gomocup engine driven over pipes as a manager drives it, with a timeout on
 //!   every read, so a broken engine fails a test instead of hanging it;
 //! - [`Lcg`]: a small deterministic generator for test positions;
@@ -16,6 +17,7 @@ pub mod data;
 pub mod engine;
 pub mod position;
 pub mod referee;
+pub mod tactics;
 
 use std::path::{Path, PathBuf};
 
