@@ -7,8 +7,9 @@
 
 mod protocol_support;
 
-use protocol_support::{free_point, play_checked, Engine, Lcg};
+use protocol_support::{free_point, play_checked, Engine};
 use std::time::Duration;
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Point, Rule};
 
 /// Generous bound on a reply after `YXSTOP` or a short turn: a lost reply fails, a slow one
@@ -33,7 +34,7 @@ fn fresh(board: &mut Board) -> Engine {
 }
 
 /// A random empty point near the stones (or the centre).
-fn near_point(board: &Board, rng: &mut Lcg) -> Point {
+fn near_point(board: &Board, rng: &mut Rng) -> Point {
     let near: Vec<Point> = board
         .empty_points()
         .into_iter()
@@ -42,7 +43,7 @@ fn near_point(board: &Board, rng: &mut Lcg) -> Point {
     if near.is_empty() {
         free_point(board)
     } else {
-        near[rng.next(near.len() as u64) as usize]
+        near[rng.below(near.len())]
     }
 }
 
@@ -62,7 +63,7 @@ fn expect_legal_move(e: &mut Engine, board: &mut Board) {
 
 #[test]
 fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
-    let mut rng = Lcg(0x5eed_0011);
+    let mut rng = Rng::new(0x5eed_0011);
     let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
     let mut e = fresh(&mut board);
     let mut searches = 0;
@@ -71,7 +72,7 @@ fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
             assert_eq!(e.ask("RESTART"), "OK");
             board = Board::new(15, 15, Rule::Freestyle).unwrap();
         }
-        match rng.next(10) {
+        match rng.below(10) {
             // A normal short search: the opponent's move or BEGIN.
             0..=3 => {
                 if board.move_count() == 0 {
@@ -104,8 +105,8 @@ fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
                     }
                     .as_str(),
                 );
-                if rng.next(2) == 0 {
-                    std::thread::sleep(Duration::from_millis(rng.next(20)));
+                if rng.below(2) == 0 {
+                    std::thread::sleep(Duration::from_millis(rng.below(20) as u64));
                 }
                 e.send("YXSTOP");
                 expect_legal_move(&mut e, &mut board);
@@ -114,20 +115,20 @@ fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
             }
             // The thread count changes between moves (0: one per core).
             6 | 7 => {
-                let threads = [0, 1, 2, 3, 4, 8][rng.next(6) as usize];
+                let threads = [0, 1, 2, 3, 4, 8][rng.below(6)];
                 e.send(&format!("INFO thread_num {threads}"));
             }
             // A new game with a new thread count right after START.
             8 => {
                 assert_eq!(e.ask("START 15"), "OK");
                 board = Board::new(15, 15, Rule::Freestyle).unwrap();
-                e.send(&format!("INFO thread_num {}", 1 + rng.next(4)));
+                e.send(&format!("INFO thread_num {}", 1 + rng.below(4)));
             }
             // END during a search, then a new engine.
             _ => {
                 e.send("INFO timeout_turn 20000");
                 e.send("BEGIN");
-                std::thread::sleep(Duration::from_millis(rng.next(10)));
+                std::thread::sleep(Duration::from_millis(rng.below(10) as u64));
                 e.send("END");
                 if e.exit_within(LIVENESS).is_none() {
                     e.fail("END during a 4-thread search did not end the engine");
@@ -183,14 +184,14 @@ fn threads_flag_sets_the_default_and_rejects_nonsense() {
 
 /// Plays `moves` searched moves on 20x20 and returns the peak resident size.
 fn peak_after_searches(e: &mut Engine, moves: usize) -> u64 {
-    let mut rng = Lcg(77);
+    let mut rng = Rng::new(77);
     let mut board = Board::new(20, 20, Rule::Freestyle).unwrap();
     assert_eq!(e.ask("START 20"), "OK");
     e.send("BEGIN");
     expect_legal_move(e, &mut board);
     for _ in 0..moves {
         let p = free_point(&board);
-        let p = if rng.next(2) == 0 {
+        let p = if rng.below(2) == 0 {
             p
         } else {
             near_point(&board, &mut rng)

@@ -17,6 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Point, Rule};
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -256,26 +257,14 @@ pub enum Order {
 pub fn arrange(n: usize, order: Order, seed: u64) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).collect();
     if order == Order::Random {
-        let mut rng = SplitMix64(seed);
+        // Fisher-Yates with remainder draws: the order a seed gives stays the same.
+        let mut rng = Rng::new(seed);
         for i in (1..n).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
+            let j = rng.below_by_remainder(i as u64 + 1) as usize;
             v.swap(i, j);
         }
     }
     v
-}
-
-/// A small, well-mixed generator for the shuffle (the SplitMix64 sequence).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! move is given explicitly.
 
 use std::sync::atomic::AtomicBool;
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Color, Point, Rule};
 use wuzi_search::{Limits, Options, SearchResult, Searcher, WIN, WIN_MIN};
 use wuzi_testkit::position::board_to_move;
@@ -191,20 +192,14 @@ fn renju_white_wins_when_blacks_only_block_is_forbidden() {
 /// is the same with and without the transposition table.
 #[test]
 fn same_score_with_and_without_the_table() {
-    let mut seed = 0x1234_5678u64;
-    let mut next = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) as usize
-    };
+    let mut rng = Rng::new(0x1234_5678);
     let mut checked = 0;
     for round in 0..30 {
         let rule = Rule::ALL[round % 5];
         let mut b = Board::new(9, 9, rule).expect("9x9");
-        let stones = 4 + next() % 8;
+        let stones = 4 + rng.below(8);
         while b.move_count() < stones {
-            let p = P((2 + next() % 5) as u8, (2 + next() % 5) as u8);
+            let p = P((2 + rng.below(5)) as u8, (2 + rng.below(5)) as u8);
             if b.is_legal(p) {
                 b.play(p).expect("legal");
                 if b.winner().is_some() {

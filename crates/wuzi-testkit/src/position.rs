@@ -3,6 +3,7 @@
 //! fixture.
 
 use wuzi_core::notation::{position_from_moves, Diagram, Marks};
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Color, Point, Rule};
 
 fn diagram(rows: &[&str], marks: Marks) -> Diagram {
@@ -56,7 +57,7 @@ pub fn dense_board(
     white: usize,
     seed: u64,
 ) -> Board {
-    let mut rng = crate::Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut board = Board::new(size, size, rule).expect("size");
     let lo = (size - span) / 2;
     for (color, n) in [(Color::Black, black), (Color::White, white)] {
@@ -64,8 +65,8 @@ pub fn dense_board(
         let mut tries = 0;
         while placed < n && tries < 10_000 {
             tries += 1;
-            let x = lo + rng.next(span as u64) as usize;
-            let y = lo + rng.next(span as u64) as usize;
+            let x = lo + rng.below(span);
+            let y = lo + rng.below(span);
             let p = Point::new(x as u8, y as u8);
             if board.is_empty_at(p) && board.place(color, p).is_ok() {
                 placed += 1;

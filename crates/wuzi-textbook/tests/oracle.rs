@@ -9,26 +9,12 @@
 //!    within a few fours, the VCF solver finds.
 
 use std::sync::atomic::AtomicBool;
+use wuzi_core::rng::Rng;
 use wuzi_core::{flag, Board, Color, Point, Rule, Threat};
 use wuzi_search::vcf::VcfSolver;
 use wuzi_search::{Limits, Options, Searcher, WIN};
 use wuzi_textbook::gomoku::{threat_weight, Gomoku, WIN as TEXTBOOK_WIN};
 use wuzi_textbook::{alphabeta, minimax, Cutoff, Depth, Game};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A random unfinished position: `stones` stones near the centre, no five on the board.
 fn random_position(rng: &mut Rng, size: usize, rule: Rule, stones: usize) -> Board {
@@ -86,7 +72,7 @@ fn fast_score(board: &Board, depth: u32, use_tt: bool) -> i32 {
 
 #[test]
 fn fast_search_equals_textbook_minimax_at_fixed_depth() {
-    let mut rng = Rng(0x5eed_0001);
+    let mut rng = Rng::new(0x5eed_0001);
     let mut checked = 0;
     for round in 0..40 {
         let rule = Rule::ALL[round % Rule::ALL.len()];
@@ -196,7 +182,7 @@ fn tactical_position(rng: &mut Rng, rule: Rule) -> Board {
 
 #[test]
 fn vcf_claims_agree_with_textbook_four_search() {
-    let mut rng = Rng(0x5eed_0002);
+    let mut rng = Rng::new(0x5eed_0002);
     let mut wins = 0;
     for round in 0..60 {
         let rule = Rule::ALL[round % Rule::ALL.len()];
