@@ -17,10 +17,7 @@ use wuzi_core::{Board, Point, Rule};
 const LIVENESS: Duration = Duration::from_secs(10);
 
 fn steps() -> usize {
-    std::env::var("WUZI_STRESS_STEPS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(150)
+    wuzi_testkit::env_or("WUZI_STRESS_STEPS", 150)
 }
 
 /// A fresh engine on 4 threads with short turns, a game started.
@@ -44,20 +41,6 @@ fn near_point(board: &Board, rng: &mut Rng) -> Point {
         free_point(board)
     } else {
         near[rng.below(near.len())]
-    }
-}
-
-/// The engine's next non-MESSAGE line must be one legal move; it is played.
-fn expect_legal_move(e: &mut Engine, board: &mut Board) {
-    let mut messages = Vec::new();
-    let Some(reply) = e.reply_within(LIVENESS, &mut messages) else {
-        e.fail("no move: a lost reply or a deadlock")
-    };
-    match wuzi_protocol::Reply::parse(&reply) {
-        Ok(wuzi_protocol::Reply::Move(c)) => {
-            play_checked(e, board, Point::new(c.x as u8, c.y as u8));
-        }
-        _ => e.fail(&format!("expected a move, got {reply:?}")),
     }
 }
 
@@ -85,7 +68,7 @@ fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
                     }
                     e.send(&format!("TURN {},{}", p.x, p.y));
                 }
-                expect_legal_move(&mut e, &mut board);
+                e.play_reply(&mut board);
                 searches += 1;
             }
             // A long search stopped at once or after a moment.
@@ -109,7 +92,7 @@ fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
                     std::thread::sleep(Duration::from_millis(rng.below(20) as u64));
                 }
                 e.send("YXSTOP");
-                expect_legal_move(&mut e, &mut board);
+                e.play_reply(&mut board);
                 e.send("INFO timeout_turn 30");
                 searches += 1;
             }
@@ -174,7 +157,7 @@ fn threads_flag_sets_the_default_and_rejects_nonsense() {
     e.send("INFO timeout_turn 200");
     assert_eq!(e.ask("START 15"), "OK");
     e.send("BEGIN");
-    expect_legal_move(&mut e, &mut board);
+    e.play_reply(&mut board);
     let mut bad = Engine::spawn_with_args(&["--threads", "many"]);
     match bad.exit_within(LIVENESS) {
         Some(status) => assert_eq!(status.code(), Some(2)),
@@ -188,7 +171,7 @@ fn peak_after_searches(e: &mut Engine, moves: usize) -> u64 {
     let mut board = Board::new(20, 20, Rule::Freestyle).unwrap();
     assert_eq!(e.ask("START 20"), "OK");
     e.send("BEGIN");
-    expect_legal_move(e, &mut board);
+    e.play_reply(&mut board);
     for _ in 0..moves {
         let p = free_point(&board);
         let p = if rng.below(2) == 0 {
@@ -201,7 +184,7 @@ fn peak_after_searches(e: &mut Engine, moves: usize) -> u64 {
             break;
         }
         e.send(&format!("TURN {},{}", p.x, p.y));
-        expect_legal_move(e, &mut board);
+        e.play_reply(&mut board);
         if board.winner().is_some() {
             break;
         }

@@ -134,16 +134,14 @@ fn info_is_read_while_thinking() {
         "ABOUT during a search: {about:?}"
     );
     e.send("YXSTOP");
-    let m = e.expect_move();
-    play_checked(&e, &mut board, m);
+    e.play_reply(&mut board);
     let p = board
         .empty_points()
         .into_iter()
         .find(|p| board.clone().is_legal(*p))
         .unwrap();
     let sent = Instant::now();
-    e.send(&format!("TURN {},{}", p.x, p.y));
-    play_checked(&e, &mut board, p);
+    e.turn(&mut board, p);
     let m = e.expect_move();
     let took = sent.elapsed();
     assert!(
@@ -178,13 +176,10 @@ fn info_thread_num_right_after_start_does_not_block() {
         e.send_raw(text.as_bytes());
         assert_eq!(e.reply(), "OK");
         let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
-        let m = e.expect_move();
-        play_checked(&e, &mut board, m);
+        e.play_reply(&mut board);
         let p = free_point(&board);
-        e.send(&format!("TURN {},{}", p.x, p.y));
-        play_checked(&e, &mut board, p);
-        let m = e.expect_move();
-        play_checked(&e, &mut board, m);
+        e.turn(&mut board, p);
+        e.play_reply(&mut board);
     }
 }
 
@@ -200,15 +195,13 @@ fn no_reply_is_lost_when_the_manager_answers_at_once() {
         // The test answers each move the moment it arrives, with a random legal move.
         e.send("BEGIN");
         loop {
-            let m = e.expect_move();
-            play_checked(&e, &mut board, m);
+            e.play_reply(&mut board);
             if board.winner().is_some() || board.is_full() {
                 break;
             }
             let free = board.empty_points();
             let p = free[rng.below(free.len())];
-            e.send(&format!("TURN {},{}", p.x, p.y));
-            play_checked(&e, &mut board, p);
+            e.turn(&mut board, p);
             if board.winner().is_some() || board.is_full() {
                 // The engine still answers; then the game is over.
                 let _ = e.reply();

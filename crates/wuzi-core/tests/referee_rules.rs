@@ -71,10 +71,7 @@ fn dense_board(size: usize, span: usize, black: usize, white: usize, seed: u64) 
 }
 
 fn cases() -> u32 {
-    std::env::var("WUZI_RULE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(160)
+    wuzi_testkit::env_or("WUZI_RULE_CASES", 160)
 }
 
 proptest! {

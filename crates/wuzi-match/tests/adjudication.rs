@@ -5,10 +5,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::{config, engine, play, run_within};
+use common::{config, engine, play};
 use wuzi_core::notation::{Diagram, Marks};
 use wuzi_core::{Color, ForbiddenKind, Point, Rule};
 use wuzi_match::{EndReason, GameResult, MatchError};
+use wuzi_testkit::matches::run_within;
 use wuzi_testkit::position::ONLY_FORBIDDEN_LEFT_7X7;
 
 /// Plays `bad` against a random mover (two games, each colour once) and returns the games;

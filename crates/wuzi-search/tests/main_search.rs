@@ -7,20 +7,10 @@ use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Color, Point, Rule};
 use wuzi_search::{Limits, Options, SearchResult, Searcher, WIN, WIN_MIN};
 use wuzi_testkit::position::board_to_move;
-
-fn search(b: &Board, depth: u32, options: Options) -> SearchResult {
-    let mut s = Searcher::new(4 << 20);
-    s.set_options(options);
-    let limits = Limits {
-        max_depth: Some(depth),
-        ..Limits::default()
-    };
-    s.search(b, &limits, &AtomicBool::new(false), &mut |_| {})
-        .expect("a legal move")
-}
+use wuzi_testkit::search::search_to_depth;
 
 fn best(b: &Board, depth: u32) -> SearchResult {
-    search(b, depth, Options::default())
+    search_to_depth(b, depth, Options::default())
 }
 
 const P: fn(u8, u8) -> Point = Point::new;
@@ -219,8 +209,8 @@ fn same_score_with_and_without_the_table() {
             ..Options::default()
         };
         for depth in [2, 3] {
-            let a = search(&b, depth, plain);
-            let t = search(&b, depth, with_tt);
+            let a = search_to_depth(&b, depth, plain);
+            let t = search_to_depth(&b, depth, with_tt);
             assert_eq!(a.score, t.score, "round {round} depth {depth}\n{b:?}");
             checked += 1;
         }
@@ -354,7 +344,7 @@ fn the_horizon_vcf_finds_the_defence_the_static_evaluation_misses() {
         "the position is not the one described"
     );
 
-    let with_vcf = search(&b, 1, Options::default());
+    let with_vcf = search_to_depth(&b, 1, Options::default());
     assert!(
         defences.contains(&with_vcf.best),
         "with the leaf VCF, {:?} must defend",
@@ -365,7 +355,7 @@ fn the_horizon_vcf_finds_the_defence_the_static_evaluation_misses() {
         "a defended position is no loss: {}",
         with_vcf.score
     );
-    let without = search(
+    let without = search_to_depth(
         &b,
         1,
         Options {

@@ -35,10 +35,7 @@ fn solve_case(
             deadline,
         };
         // `WUZI_TABLE_BITS` sizes the tables (for experiments; 18 by default).
-        let bits = std::env::var("WUZI_TABLE_BITS")
-            .ok()
-            .and_then(|b| b.parse().ok())
-            .unwrap_or(18);
+        let bits = wuzi_testkit::env_or("WUZI_TABLE_BITS", 18);
         let mut solver = VctSolver::with_table_bits(bits);
         if pn {
             solver.solve_pn(&mut board, case.attacker, &limits)

@@ -8,11 +8,11 @@
 //!    game "the attacker may only make fours", and every such forced win the textbook finds
 //!    within a few fours, the VCF solver finds.
 
-use std::sync::atomic::AtomicBool;
 use wuzi_core::rng::Rng;
 use wuzi_core::{flag, Board, Color, Point, Rule, Threat};
 use wuzi_search::vcf::VcfSolver;
-use wuzi_search::{Limits, Options, Searcher, WIN};
+use wuzi_search::{Options, WIN};
+use wuzi_testkit::search::search_to_depth;
 use wuzi_textbook::gomoku::{threat_weight, Gomoku, WIN as TEXTBOOK_WIN};
 use wuzi_textbook::{alphabeta, minimax, Cutoff, Depth, Game};
 
@@ -53,21 +53,14 @@ fn expected_fast_score(textbook_value: i32) -> i32 {
 }
 
 fn fast_score(board: &Board, depth: u32, use_tt: bool) -> i32 {
-    let mut s = Searcher::new(1 << 20);
-    s.set_options(Options {
+    let options = Options {
         use_tt,
         pruning: false,
         threat_search: false,
         textbook: Some(weights()),
         ..Options::default()
-    });
-    let limits = Limits {
-        max_depth: Some(depth),
-        ..Limits::default()
     };
-    s.search(board, &limits, &AtomicBool::new(false), &mut |_| {})
-        .expect("a move")
-        .score
+    search_to_depth(board, depth, options).score
 }
 
 #[test]
