@@ -6,7 +6,8 @@
 use proptest::prelude::*;
 use wuzi_core::pattern::{decode_window, KEY_COUNT, REACH};
 use wuzi_core::rng::Rng;
-use wuzi_core::{reference, Board, Color, Point, Rule};
+use wuzi_core::{Board, Color, Point, Rule};
+use wuzi_testkit::reference;
 
 /// A random empty point, usually next to the last stones so that real shapes form.
 fn random_point(board: &Board, rng: &mut Rng) -> Option<Point> {

@@ -7,8 +7,9 @@ mod common;
 use common::{board_from_rows, testdata};
 use serde_json::Value;
 use wuzi_core::notation::Names;
-use wuzi_core::{reference, Board, Color, ForbiddenKind, Point, Rule};
+use wuzi_core::{Board, Color, ForbiddenKind, Point, Rule};
 use wuzi_testkit::referee::kind as kind_of;
+use wuzi_testkit::reference;
 
 /// A point named as the data files name them (`H8`, rows from the bottom).
 fn point(name: &str, names: Names) -> Point {

@@ -4,6 +4,7 @@
 //! - [`data`]: paths into the repository's `data/` folder (positions, answers, openings);
 //! - [`position`]: boards from diagrams and move lists;
 //! - [`referee`]: the renju referee cases (positions with their forbidden points);
+//! - [`reference`]: the slow classifier the core's fast structures are tested against;
 //! - [`tactics`]: the threat-solver cases (positions, solver limits, expected lines);
 //! - [`engine`]: a Gomocup engine driven over pipes as a manager drives it, with a timeout on
 //!   every read, so a broken engine fails a test instead of hanging it;
@@ -21,6 +22,7 @@ pub mod data;
 pub mod engine;
 pub mod position;
 pub mod referee;
+pub mod reference;
 pub mod tactics;
 
 #[cfg(feature = "match")]
