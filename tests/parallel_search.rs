@@ -14,10 +14,7 @@ use wuzi_search::tt::TranspositionTable;
 use wuzi_search::{Limits, Options, Searcher, SplitDepth, WIN};
 
 fn depth() -> u32 {
-    std::env::var("WUZI_PARALLEL_DEPTH")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3)
+    wuzi_testkit::env_or("WUZI_PARALLEL_DEPTH", 3)
 }
 
 fn search(

@@ -414,10 +414,7 @@ fn fuzz_case(rule: Rule, initial: &[(u8, u8)], items: &[Item]) {
 }
 
 fn cases() -> u32 {
-    std::env::var("WUZI_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(6)
+    wuzi_testkit::env_or("WUZI_FUZZ_CASES", 6)
 }
 
 proptest! {

@@ -2,4 +2,3 @@
 #![allow(unused_imports)]
 
 pub use wuzi_testkit::engine::*;
-pub use wuzi_testkit::Lcg;

@@ -1,7 +1,7 @@
 //! `wuzi analyze`: a multi-PV analysis of one position for a chosen time, with a progress
 //! line per completed iteration on standard error, the best lines at the end, and the best
 //! line as a picture with `--svg`. The search is `wuzi_search::Searcher` (its `multipv`
-//! limit); reading the position is `wuzi_search::solve`, as for `wuzi solve`.
+//! limit); reading the position is `wuzi_core::notation`, as for `wuzi solve`.
 //!
 //! Exit status of [`run`]: 0 the analysis was printed, 2 bad input (a message on standard
 //! error; nothing here panics on user input).
@@ -12,8 +12,7 @@ use clap::Args;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-use wuzi_core::notation::format_moves;
-use wuzi_search::solve::Position;
+use wuzi_core::notation::{format_moves, Position};
 use wuzi_search::{Info, Limits, Searcher, WIN, WIN_MIN};
 
 #[derive(Args, Debug, Clone)]

@@ -5,13 +5,13 @@
 //! spent), 2 for bad input. Nothing here panics on user input.
 
 use crate::args::parse_duration;
-use crate::position::PositionArgs;
+use crate::position::{PositionArgs, PositionError};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
-use wuzi_core::notation::format_moves;
+use wuzi_core::notation::{format_moves, Position};
 use wuzi_core::{Color, Point};
-use wuzi_search::solve::{line_holds, solve, Position, SolveError, SolveKind, SolveRequest};
+use wuzi_search::solve::{line_holds, solve, SolveKind, SolveRequest};
 use wuzi_search::threat::SolveResult;
 use wuzi_search::vcf::UNLIMITED;
 
@@ -74,7 +74,7 @@ impl From<Side> for Color {
 }
 
 /// Builds the position the arguments describe.
-pub fn position(args: &SolveArgs) -> Result<Position, SolveError> {
+pub fn position(args: &SolveArgs) -> Result<Position, PositionError> {
     args.position.read()
 }
 
@@ -249,7 +249,7 @@ mod tests {
             assert!(position(&a).is_err(), "{bad:?}");
             assert_eq!(run(&a), 2, "{bad:?}");
         }
-        assert_eq!(position(&args(&[])).err(), Some(SolveError::NoPosition));
+        assert_eq!(position(&args(&[])).err(), Some(PositionError::NoPosition));
         for bad in [&["h8", "--size", "3"][..], &["h8", "--time", "soon"]] {
             assert!(
                 crate::try_parse_test_args::<SolveArgs>("solve", bad).is_err(),

@@ -12,7 +12,8 @@ use wuzi_cli::match_cmd::{config_from, MatchArgs};
 use wuzi_cli::tournament::TournamentArgs;
 use wuzi_match::results::parse_results;
 use wuzi_match::sprt::Sprt;
-use wuzi_testkit::engine::workspace_binary;
+use wuzi_testkit::matches::built;
+use wuzi_testkit::within;
 
 #[derive(Parser)]
 struct Wrapper {
@@ -39,14 +40,7 @@ fn tournament_args(list: &[&str]) -> TournamentArgs {
 
 /// `wuzi-match`'s test engine (`pbrain-testengine`).
 fn testengine() -> String {
-    let path = workspace_binary("pbrain-testengine");
-    assert!(
-        path.is_file(),
-        "{} is missing: build it with `cargo build -p wuzi-match --bin pbrain-testengine`, or run \
-         the workspace's tests together (`cargo test --workspace`)",
-        path.display()
-    );
-    path.display().to_string()
+    built("pbrain-testengine").display().to_string()
 }
 
 /// A program that the configuration tests name but never start.
@@ -231,13 +225,9 @@ fn a_whole_run_through_the_command_line() {
         "--json",
     ])
     .unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(wuzi_cli::match_cmd::run(&args));
+    let (code, _) = within(Duration::from_secs(60), "wuzi match", move || {
+        wuzi_cli::match_cmd::run(&args)
     });
-    let code = rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("run finished");
     assert_eq!(code, 0);
     let text = std::fs::read_to_string(&sgf).unwrap();
     assert_eq!(text.matches("(;GM[4]").count(), 4);

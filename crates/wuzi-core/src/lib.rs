@@ -1,4 +1,4 @@
-//! wuzi-core: the board, the four Gomocup rules, Zobrist hashing and incrementally kept line
+//! wuzi-core: the board, the five rules, Zobrist hashing and incrementally kept line
 //! patterns. Knows nothing of search or protocol.
 //!
 //! - `geometry`: supported sizes and the padded cell array's bounds (used by everything below);
@@ -8,14 +8,17 @@
 //! - `zobrist`: fixed-seed hash keys; `symmetry`: board symmetries; `rng`: the seeded
 //!   generator every reproducible random choice uses; `shard`: splitting numbered work into
 //!   shards that run apart, and the stable fingerprint that recognises their pieces;
-//! - `reference`: the slow classifier the fast structures are tested against.
+//! - `notation`: the one reader (and writer) of positions as text: point names, move lists,
+//!   coordinate lists, board sizes, diagrams.
+//!
+//! The slow classifier that the fast structures are tested against is `wuzi-testkit`'s
+//! `reference`.
 
 pub mod bitboard;
 pub mod board;
 pub mod geometry;
 pub mod notation;
 pub mod pattern;
-pub mod reference;
 mod renju;
 pub mod rng;
 pub mod rule;

@@ -1,15 +1,13 @@
 //! `pbrain-wuzi`'s own command-line flags. Managers start the engine without any; the flags
-//! set what a manager's `INFO` lines cannot: the search, the evaluation and the thread count
-//! used until `INFO thread_num` arrives.
+//! set what a manager's `INFO` lines cannot: the evaluation and the thread count used until
+//! `INFO thread_num` arrives.
 //!
 //! Each value is read by the function its concept's crate owns, the same one the `wuzi` tool
-//! uses: the search by `wuzi_search::Engine`'s `FromStr`, the evaluation by
-//! [`EvalChoice::from_arg`], and the thread count by the one rule
+//! uses: the evaluation by [`EvalChoice::from_arg`], and the thread count by the one rule
 //! [`wuzi_search::resolve_threads`] (through [`crate::settings::Settings::threads`]).
 
 use clap::Parser;
 use wuzi_eval::eval::EvalChoice;
-use wuzi_search::Engine;
 
 use crate::settings::DEFAULT_THREADS;
 
@@ -18,10 +16,6 @@ use crate::settings::DEFAULT_THREADS;
 #[derive(Parser, Debug, Clone)]
 #[command(name = "pbrain-wuzi", version)]
 pub struct Flags {
-    /// The search: `main`, or `simple` (the search the protocol started with, a yardstick
-    /// for `wuzi match`).
-    #[arg(long, value_name = "main|simple", default_value = "main")]
-    pub engine: Engine,
     /// Search threads until the manager sends `INFO thread_num` (0: one per available core;
     /// at most 256).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_THREADS)]
@@ -44,23 +38,18 @@ mod tests {
     #[test]
     fn no_flags_is_what_managers_get() {
         let f = parse(&[]).expect("no flags");
-        assert_eq!(f.engine, Engine::Main);
         assert_eq!(f.threads, DEFAULT_THREADS);
         assert_eq!(f.eval, EvalChoice::Auto);
     }
 
     #[test]
     fn flags_are_read_and_nonsense_refused() {
-        let f = parse(&["--engine", "simple", "--threads", "0", "--eval", "classic"])
-            .expect("valid flags");
-        assert_eq!(
-            (f.engine, f.threads, f.eval),
-            (Engine::Simple, 0, EvalChoice::Classic)
-        );
+        let f = parse(&["--threads", "0", "--eval", "classic"]).expect("valid flags");
+        assert_eq!((f.threads, f.eval), (0, EvalChoice::Classic));
         for bad in [
             &["--threads", "many"][..],
             &["--threads", "-1"],
-            &["--engine", "fast"],
+            &["--engine", "simple"],
             &["--eval", "/nonexistent/weights.txt"],
             &["--colour", "black"],
             &["--threads"],

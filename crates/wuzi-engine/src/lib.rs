@@ -39,7 +39,7 @@ pub fn run(flags: &Flags) -> ExitCode {
     let settings = Settings::with_threads(flags.threads);
     let (events_tx, events) = mpsc::channel::<Event>();
     let (jobs, job_rx) = mpsc::channel();
-    let mut searcher = Searcher::with_engine(settings.table_bytes(), flags.engine);
+    let mut searcher = Searcher::new(settings.table_bytes());
     searcher.set_options(Options {
         eval: flags.eval,
         ..Options::default()

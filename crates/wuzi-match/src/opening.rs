@@ -259,9 +259,10 @@ pub enum Order {
 pub fn arrange(n: usize, order: Order, seed: u64) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).collect();
     if order == Order::Random {
+        // Fisher-Yates with remainder draws: the order a seed gives stays the same.
         let mut rng = Rng::new(seed);
         for i in (1..n).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            let j = rng.below_by_remainder(i as u64 + 1) as usize;
             v.swap(i, j);
         }
     }

@@ -4,8 +4,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::{config, engine, run_within};
+use common::{config, engine};
 use wuzi_match::sprt::{Sprt, SprtState};
+use wuzi_testkit::matches::run_within;
 
 #[test]
 fn sprt_stops_when_h1_is_accepted() {

@@ -2,12 +2,11 @@
 //!
 //! [`Searcher::search`] takes a position, [`Limits`] and a stop flag, reports progress through
 //! a callback ([`Info`], once per completed iteration and line) and returns a
-//! [`SearchResult`]. It knows nothing of any protocol. The search is `search.rs` (iterative
-//! deepening, principal variation search, the threat solvers at the root and the leaves);
-//! [`Engine::Simple`] selects the simple search of `simple.rs` instead, a yardstick for
-//! matches.
+//! [`SearchResult`]. It knows nothing of any protocol. The search is `search.rs` with
+//! `search/` (iterative deepening, principal variation search, the threat solvers at the root
+//! and the leaves); [`quick_move`] (`quick.rs`) answers a legal move without searching.
 //!
-//! Guarantees of every implementation: the move returned is on the board, empty, and not a
+//! Guarantees of the search: the move returned is on the board, empty, and not a
 //! renju Black forbidden point; a five for the side to move is taken at once; an opponent's
 //! five is blocked when it can be; `None` only when no legal move exists. The transposition
 //! table never exceeds the bytes given to [`Searcher::new`] / [`Searcher::set_hash`] and is
@@ -27,8 +26,8 @@ mod iteration_clock;
 pub mod movepick;
 pub mod parallel;
 pub mod params;
+mod quick;
 pub mod search;
-mod simple;
 pub mod solve;
 pub mod tactics;
 pub mod threat;
@@ -39,6 +38,7 @@ pub mod vct;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+pub use quick::quick_move;
 pub use wuzi_core::{Board, Color, Point, Rule};
 use wuzi_eval::eval;
 
@@ -191,29 +191,6 @@ impl Default for Options {
     }
 }
 
-/// Which search a [`Searcher`] runs.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum Engine {
-    /// The main search (`search.rs`).
-    #[default]
-    Main,
-    /// The simple search the protocol started with, kept as a yardstick for matches.
-    Simple,
-}
-
-impl std::str::FromStr for Engine {
-    type Err = String;
-
-    /// A command line's name of a search: `main` or `simple`.
-    fn from_str(text: &str) -> Result<Engine, String> {
-        match text {
-            "main" => Ok(Engine::Main),
-            "simple" => Ok(Engine::Simple),
-            _ => Err(format!("\"{text}\" is not a search (main or simple)")),
-        }
-    }
-}
-
 /// The one thread-count rule of every front end (`pbrain-wuzi --threads`, `INFO thread_num`,
 /// every `wuzi` subcommand's `--threads`): 0 asks for one thread per available core, any other
 /// count is taken as it is, and the result lies in `1..=`[`parallel::MAX_THREADS`].
@@ -229,34 +206,22 @@ pub fn resolve_threads(requested: u64) -> usize {
 /// Owns everything a search keeps between moves: the transposition table and, with more
 /// than one thread, the thread pool (`parallel.rs`).
 pub struct Searcher {
-    engine: Engine,
     options: Options,
     hash_bytes: usize,
     table: Option<tt::TranspositionTable>,
     /// `None` with one thread.
     pool: Option<parallel::Pool>,
-    inner: simple::Simple,
 }
 
 impl Searcher {
     /// A searcher whose table may use up to `hash_bytes` bytes. Allocates nothing yet.
     pub fn new(hash_bytes: usize) -> Searcher {
-        Searcher::with_engine(hash_bytes, Engine::Main)
-    }
-
-    pub fn with_engine(hash_bytes: usize, engine: Engine) -> Searcher {
         Searcher {
-            engine,
             options: Options::default(),
             hash_bytes,
             table: None,
             pool: None,
-            inner: simple::Simple::new(hash_bytes),
         }
-    }
-
-    pub fn engine(&self) -> Engine {
-        self.engine
     }
 
     pub fn set_options(&mut self, options: Options) {
@@ -270,7 +235,6 @@ impl Searcher {
         if let Some(table) = &mut self.table {
             table.clear();
         }
-        self.inner.clear();
     }
 
     /// Changes the table size bound; the table is rebuilt (empty) when next needed.
@@ -279,7 +243,6 @@ impl Searcher {
             self.hash_bytes = hash_bytes;
             self.table = None;
         }
-        self.inner.set_hash(hash_bytes);
     }
 
     /// The table size bound in bytes.
@@ -289,10 +252,7 @@ impl Searcher {
 
     /// The most threads this searcher can use.
     pub fn max_threads(&self) -> usize {
-        match self.engine {
-            Engine::Main => parallel::MAX_THREADS,
-            Engine::Simple => 1,
-        }
+        parallel::MAX_THREADS
     }
 
     /// The threads the next search uses.
@@ -321,9 +281,6 @@ impl Searcher {
     /// tables (4 to 6 ms the first time a rule is seen in a process). Searches are the same
     /// with or without it.
     pub fn prepare(&mut self, board: &Board) {
-        if self.engine == Engine::Simple {
-            return;
-        }
         let bytes = self.hash_bytes;
         self.table
             .get_or_insert_with(|| tt::TranspositionTable::new(bytes));
@@ -338,9 +295,6 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut (dyn FnMut(&Info) + Send),
     ) -> Option<SearchResult> {
-        if self.engine == Engine::Simple {
-            return self.inner.search(board, limits, stop, on_info);
-        }
         let bytes = self.hash_bytes;
         let table = self
             .table
@@ -400,13 +354,6 @@ impl Searcher {
     }
 }
 
-/// A legal move found without searching (microseconds): a five, else a block of the
-/// opponent's five, else the candidate with the best threat score, else the centre of an
-/// empty board, else any legal point. `None` only if there is no legal move.
-pub fn quick_move(board: &Board) -> Option<Point> {
-    simple::quick_move(board)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,13 +366,5 @@ mod tests {
         assert_eq!(resolve_threads(3), 3);
         assert_eq!(resolve_threads(100_000), parallel::MAX_THREADS);
         assert_eq!(resolve_threads(u64::MAX), parallel::MAX_THREADS);
-    }
-
-    #[test]
-    fn searches_by_name() {
-        assert_eq!("main".parse(), Ok(Engine::Main));
-        assert_eq!("simple".parse(), Ok(Engine::Simple));
-        assert!("Main".parse::<Engine>().is_err());
-        assert!("".parse::<Engine>().is_err());
     }
 }

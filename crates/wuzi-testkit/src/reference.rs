@@ -1,14 +1,16 @@
-//! The slow, obviously correct classifier that the tables and the incremental state are
-//! tested against. Nothing here is used by the engine: it reads the board point by point
-//! through the public API, walks lines with plain coordinates, and classifies each line by
-//! direct recursion over explicit cell arrays (memoised by content only to keep tests fast).
+//! The slow, obviously correct classifier that `wuzi-core`'s tables and incremental state are
+//! tested against (its property and rule tests). Nothing here is used by the engine: it reads
+//! the board point by point through the public API, walks lines with plain coordinates, and
+//! classifies each line by direct recursion over explicit cell arrays (memoised by content
+//! only to keep tests fast).
 
-use crate::board::Board;
-use crate::pattern::{combine, LineCell, Pattern, Threat, Window, REACH, WINDOW};
-use crate::rule::{Rule, RunEnd};
-use crate::types::{Color, ForbiddenKind, Point};
-use crate::zobrist::{STONE_KEYS, WHITE_TO_MOVE};
 use std::cell::RefCell;
+use wuzi_core::pattern::{
+    combine, encode_window, flag, LineCell, Pattern, Threat, Window, REACH, WINDOW,
+};
+use wuzi_core::rule::{Rule, RunEnd};
+use wuzi_core::zobrist::{STONE_KEYS, WHITE_TO_MOVE};
+use wuzi_core::{Board, Color, ForbiddenKind, Point};
 
 /// The four directions as (dx, dy), in the board's order.
 pub const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
@@ -119,7 +121,7 @@ fn classify_placed(rule: Rule, color: Color, w: &Window, memo: &mut Memo) -> Pat
 
 /// Black's forbidden kind at `p` by the RIF definitions as the Gomocup referee applies them
 /// (a completion point where Black would make five does not make a three real; see
-/// `renju.rs`), scanning whole lines (no tables).
+/// `wuzi-core`'s `renju.rs`), scanning whole lines (no tables).
 pub fn forbidden_kind(board: &Board, p: Point) -> Option<ForbiddenKind> {
     if board.rule() != Rule::Renju || !board.is_empty_at(p) {
         return None;
@@ -275,7 +277,7 @@ pub fn check_consistency(board: &Board) -> Result<(), String> {
                         }
                     }
                 }
-                if board.line_key(cell, d) != crate::pattern::encode_window(&w) {
+                if board.line_key(cell, d) != encode_window(&w) {
                     return Err(format!("line key wrong at {p} dir {d}"));
                 }
             }
@@ -297,7 +299,7 @@ pub fn check_consistency(board: &Board) -> Result<(), String> {
                 if board.threat_at(c, cell) != threat || board.flags_at(c, cell) != flags {
                     return Err(format!("threat/flags of {c:?} at {p}"));
                 }
-                for f in 0..crate::pattern::flag::COUNT {
+                for f in 0..flag::COUNT {
                     let bit = 1u8 << f;
                     if board.cells_making(c, bit).contains(cell) != (flags & bit != 0) {
                         return Err(format!("flag set {f} of {c:?} wrong at {p}"));
@@ -307,7 +309,7 @@ pub fn check_consistency(board: &Board) -> Result<(), String> {
         }
     }
     for c in Color::BOTH {
-        for f in 0..crate::pattern::flag::COUNT {
+        for f in 0..flag::COUNT {
             if !board
                 .cells_making(c, 1 << f)
                 .and_not(board.on_board())
