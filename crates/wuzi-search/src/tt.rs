@@ -39,6 +39,19 @@ pub struct TtEntry {
     pub pv: bool,
 }
 
+impl TtEntry {
+    /// The entry's score settles a node searched in `(alpha, beta)`: it is exact, a lower
+    /// bound at or above beta, or an upper bound at or below alpha (the depth is the
+    /// caller's to check).
+    pub fn settles(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 #[derive(Default)]
 struct Slot {
     check: AtomicU64,

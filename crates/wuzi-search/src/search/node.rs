@@ -223,11 +223,7 @@ impl Thread<'_> {
             None
         };
         if let Some(e) = entry {
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
+            let usable = e.settles(alpha, beta);
             if !is_pv && e.depth * PLY >= depth && usable {
                 if let Some(stats) = self.stats.as_mut() {
                     stats.cut_by_table += 1;

@@ -101,11 +101,7 @@ impl Thread<'_> {
             None
         };
         if let Some(e) = entry {
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
+            let usable = e.settles(alpha, beta);
             if !is_pv && usable {
                 return e.score;
             }
