@@ -6,15 +6,24 @@
 //! calling thread) owns the position and the settings and handles every event in order. They
 //! talk only through channels, and all output goes through [`output::Output`] one whole,
 //! flushed line at a time. [`timer`] sizes each move's time, [`settings`] keeps the `INFO`
-//! values, [`game`] holds the all-or-nothing position operations, [`block`] reads position
-//! blocks and [`swap2`] makes the swap2 choices.
+//! values, [`config`] reads their defaults from the settings file beside the binary,
+//! [`game`] holds the all-or-nothing position operations, [`block`] reads blocks of lines up
+//! to `DONE`, [`report`] writes a search's progress (the `show_detail` levels), and the
+//! analysis commands are built on the searcher's public API: [`swap2`] makes the swap2
+//! choices, [`balance`] the balance search, [`defend`] `YXSEARCHDEFEND`, [`strength`] the
+//! playing levels.
 
+pub mod balance;
 pub mod block;
+pub mod config;
+pub mod defend;
 pub mod game;
 pub mod input;
 pub mod output;
+pub mod report;
 pub mod session;
 pub mod settings;
+pub mod strength;
 pub mod swap2;
 pub mod timer;
 pub mod worker;
@@ -42,9 +51,30 @@ pub fn run_with(engine: Engine, threads: u64) -> ExitCode {
 
 /// Like [`run_with`], with a chosen evaluation (`pbrain-wuzi --eval`).
 pub fn run_with_eval(engine: Engine, threads: u64, eval: EvalChoice) -> ExitCode {
+    run_launched(engine, Some(threads), Some(eval))
+}
+
+/// Runs an engine session whose defaults come from the settings file beside the binary
+/// ([`config`]), then from the command line's `threads` and `eval` where given (`None`: not
+/// on the command line).
+pub fn run_launched(engine: Engine, threads: Option<u64>, eval: Option<EvalChoice>) -> ExitCode {
     let launched = Instant::now();
     let out = output::Output::stdout();
-    let settings = Settings::with_threads(threads);
+    let file = match config::path_beside_binary() {
+        Some(path) => match config::read(&path) {
+            Ok(file) => file.unwrap_or_default(),
+            Err(why) => {
+                out.send(&wuzi_protocol::Reply::Message(format!(
+                    "settings file {}: {why}; the built-in defaults are used",
+                    path.display()
+                )));
+                config::FileSettings::default()
+            }
+        },
+        None => config::FileSettings::default(),
+    };
+    let settings = Settings::launched(&file, threads);
+    let eval = eval.or(file.eval).unwrap_or(EvalChoice::Auto);
     let (events_tx, events) = mpsc::channel::<Event>();
     let (jobs, job_rx) = mpsc::channel();
     let mut searcher = Searcher::with_engine(settings.table_bytes(), engine);

@@ -55,6 +55,13 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Number of best moves to find (at least 1).
     pub multipv: usize,
+    /// Points the search must not play at the root (an analysis GUI's blocks); the rest of
+    /// the tree is not restricted. Empty: none. A search whose every legal move is blocked
+    /// returns `None`.
+    pub blocked: Vec<Point>,
+    /// The game ends once the board holds this many stones without a five (a tournament's
+    /// move limit); `None`: only when the board is full.
+    pub draw: Option<DrawRule>,
 }
 
 impl Default for Limits {
@@ -65,8 +72,41 @@ impl Default for Limits {
             max_depth: None,
             max_nodes: None,
             multipv: 1,
+            blocked: Vec::new(),
+            draw: None,
         }
     }
+}
+
+/// A game that ends at a number of stones (see [`Limits::draw`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    /// The game ends when the board holds this many stones and no five.
+    pub stones: usize,
+    /// Who is then declared the winner; `None`: a draw (scored 0).
+    pub winner: Option<Color>,
+}
+
+/// What happens at the root of a search, for a display that follows it move by move
+/// ([`Searcher::search_observed`]). Events come from the search's own thread; with helper
+/// threads, the root moves handed to them are reported entered together and finished when
+/// they come back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootEvent {
+    /// Iteration `depth` begins.
+    Iteration { depth: u32 },
+    /// The search of a root move begins.
+    Entered { point: Point, depth: u32 },
+    /// The search of a root move is finished (or was cut off by the window).
+    Finished { point: Point, depth: u32 },
+    /// A root move became the best of the iteration so far.
+    Best {
+        point: Point,
+        depth: u32,
+        score: i32,
+    },
+    /// A root move is proven lost (the opponent makes five whatever is played).
+    Lost { point: Point, depth: u32 },
 }
 
 /// Progress of one line after a completed iteration.
@@ -93,8 +133,21 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The best moves with their scores, best first (at least the best move).
     pub lines: Vec<(Point, i32)>,
+    /// The same lines, each with the score, depth and principal variation of its own last
+    /// completed search (after a multi-PV iteration cut short, the lines it finished carry its
+    /// depth and the others the depth before).
+    pub pv: Vec<PvLine>,
     /// Beta cut-offs of the main thread's search (move ordering quality).
     pub cutoffs: CutoffStats,
+}
+
+/// One line of a multi-PV result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    pub score: i32,
+    pub depth: u32,
+    /// The line, from the root move.
+    pub pv: Vec<Point>,
 }
 
 /// How often the first move searched at a node was the one that cut it off: the measure of
@@ -249,6 +302,44 @@ impl Searcher {
         self.inner.set_hash(hash_bytes);
     }
 
+    /// Saves the transposition table to `path` (`tt/persist.rs`); returns the entries
+    /// written. A searcher that has not searched yet writes an empty table.
+    pub fn save_table(
+        &self,
+        path: &std::path::Path,
+        meta: &tt::TableMeta,
+    ) -> Result<usize, tt::TableFileError> {
+        match &self.table {
+            Some(table) => table.save(path, meta),
+            None => tt::TranspositionTable::new(0).save(path, meta),
+        }
+    }
+
+    /// Replaces the transposition table's contents with a saved table; returns the entries
+    /// read. On an error the table is as it was.
+    pub fn load_table(
+        &mut self,
+        path: &std::path::Path,
+        meta: &tt::TableMeta,
+    ) -> Result<usize, tt::TableFileError> {
+        let bytes = self.hash_bytes;
+        self.table
+            .get_or_insert_with(|| tt::TranspositionTable::new(bytes))
+            .load(path, meta)
+    }
+
+    /// How full the transposition table is (an unallocated one is empty at its bound).
+    pub fn table_usage(&self) -> tt::TableUsage {
+        match &self.table {
+            Some(table) => table.usage(),
+            None => tt::TableUsage {
+                used: 0,
+                slots: self.hash_bytes / tt::ENTRY_BYTES,
+                bytes: self.hash_bytes,
+            },
+        }
+    }
+
     /// The table size bound in bytes.
     pub fn hash_bytes(&self) -> usize {
         self.hash_bytes
@@ -297,13 +388,27 @@ impl Searcher {
         search::install_evaluation(&self.options, &mut board.clone());
     }
 
-    /// Searches `board` for the side to move. Returns `None` only if there is no legal move.
+    /// Searches `board` for the side to move. Returns `None` only if there is no legal move
+    /// (none that is not blocked).
     pub fn search(
         &mut self,
         board: &Board,
         limits: &Limits,
         stop: &AtomicBool,
         on_info: &mut (dyn FnMut(&Info) + Send),
+    ) -> Option<SearchResult> {
+        self.search_observed(board, limits, stop, on_info, &|_| {})
+    }
+
+    /// [`Searcher::search`], reporting the root's progress to `on_root` as it goes (the simple
+    /// search reports none).
+    pub fn search_observed(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut (dyn FnMut(&Info) + Send),
+        on_root: &(dyn Fn(&RootEvent) + Sync),
     ) -> Option<SearchResult> {
         if self.engine == Engine::Simple {
             return self.inner.search(board, limits, stop, on_info);
@@ -315,6 +420,7 @@ impl Searcher {
         table.new_search();
         let table: &tt::TranspositionTable = table;
         let mut thread = search::Thread::new(board, table, stop, limits, self.options);
+        thread.observe(on_root);
         if let Some(pool) = &self.pool {
             parallel::Split::new(pool, board, table, stop, limits, self.options)
                 .attach(&mut thread);
@@ -330,14 +436,19 @@ impl Searcher {
         } else {
             best.score
         };
+        let shown = |score: i32| if score.abs() > WIN { 0 } else { score };
         let lines = moves
             .iter()
             .take(limits.multipv.max(1))
-            .map(|m| {
-                (
-                    thread.board.point(m.cell),
-                    if m.score.abs() > WIN { 0 } else { m.score },
-                )
+            .map(|m| (thread.board.point(m.cell), shown(m.score)))
+            .collect();
+        let pv = moves
+            .iter()
+            .take(limits.multipv.max(1))
+            .map(|m| PvLine {
+                score: shown(m.score),
+                depth: m.depth,
+                pv: thread.points(&m.pv),
             })
             .collect();
         if depth == 0 && moves.len() == 1 {
@@ -358,6 +469,7 @@ impl Searcher {
             depth,
             nodes: thread.nodes,
             lines,
+            pv,
             cutoffs: thread.cutoffs,
         })
     }

@@ -31,7 +31,10 @@ use wuzi_core::geometry::MAX_CELLS;
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Point};
 use wuzi_eval::eval::{self, EVAL_LIMIT};
 
+mod blocked;
+mod draw;
 mod iterate;
+mod progress;
 mod root;
 mod span;
 mod split;
@@ -121,6 +124,10 @@ pub struct Thread<'a> {
     excluded: Vec<Option<Cell>>,
     /// The work-and-span model of `span.rs`, when a caller wants it (`None`: off).
     pub span: Option<Box<SpanModel>>,
+    /// Who follows the root's progress (`progress.rs`); `None`: nobody.
+    pub(crate) root_events: Option<&'a (dyn Fn(&crate::RootEvent) + Sync)>,
+    /// The stone count at which the game ends (`draw.rs`); `usize::MAX` without a draw rule.
+    pub(crate) draw_at: usize,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -129,6 +136,8 @@ pub struct RootMove {
     pub cell: Cell,
     pub score: i32,
     pub pv: Vec<Cell>,
+    /// The depth of the search that gave `score` and `pv` (0 before any).
+    pub depth: u32,
 }
 
 impl<'a> Thread<'a> {
@@ -176,6 +185,8 @@ impl<'a> Thread<'a> {
             cut: false,
             excluded: vec![None; MAX_PLY + 2],
             span: None,
+            root_events: None,
+            draw_at: limits.draw.map_or(usize::MAX, |d| d.stones),
         }
     }
 
@@ -247,7 +258,9 @@ impl<'a> Thread<'a> {
                 .solve(&mut self.board, us, UNLIMITED, LEAF_VCF_NODES);
             self.nodes += outcome.nodes;
             if let SolveResult::Win(line) = outcome.result {
-                return WIN - (ply + line.len()) as i32;
+                if self.within_draw(line.len()) {
+                    return WIN - (ply + line.len()) as i32;
+                }
             }
         }
         stand_pat
@@ -312,7 +325,7 @@ impl<'a> Thread<'a> {
         let open_fours = self.board.cells_making(us, flag::OPEN_FOUR);
         if !open_fours.is_empty() {
             let open_fours = *open_fours;
-            if movepick::any_legal(&mut self.board, us, &open_fours) {
+            if movepick::any_legal(&mut self.board, us, &open_fours) && self.within_draw(3) {
                 return Some(WIN - (ply as i32 + 3));
             }
         }
@@ -373,6 +386,9 @@ impl<'a> Thread<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        if self.board.move_count() >= self.draw_at {
+            return self.draw_score(ply);
+        }
         let us = self.board.side_to_move();
         let them = us.opponent();
         let textbook = self.options.textbook.is_some();
@@ -524,8 +540,10 @@ impl<'a> Thread<'a> {
         if list.moves.is_empty() {
             self.lists[ply] = list;
             // Threatened with no defence (or only forbidden ones): the open four comes.
-            return if threatened {
+            return if threatened && self.within_draw(4) {
                 -(WIN - ply as i32 - 4)
+            } else if threatened {
+                self.draw_score(ply)
             } else {
                 0
             };

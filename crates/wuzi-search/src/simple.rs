@@ -149,7 +149,9 @@ impl Simple {
     ) -> Option<SearchResult> {
         let start = Instant::now();
         let mut board = board.clone();
-        if let Some((p, score)) = forced_root_move(&mut board) {
+        if let Some((p, score)) =
+            forced_root_move(&mut board).filter(|(p, _)| !limits.blocked.contains(p))
+        {
             let info = Info {
                 depth: 0,
                 seldepth: 0,
@@ -166,6 +168,11 @@ impl Simple {
                 depth: 0,
                 nodes: 0,
                 lines: vec![(p, score)],
+                pv: vec![crate::PvLine {
+                    score,
+                    depth: 0,
+                    pv: vec![p],
+                }],
                 cutoffs: crate::CutoffStats::default(),
             });
         }
@@ -174,9 +181,13 @@ impl Simple {
             .into_iter()
             .map(|(cell, _)| RootMove::new(cell))
             .collect();
+        if !limits.blocked.is_empty() {
+            roots.retain(|r| !limits.blocked.contains(&board.point(r.cell)));
+        }
         if roots.is_empty() {
             roots = all_legal(&mut board)
                 .into_iter()
+                .filter(|&c| !limits.blocked.contains(&board.point(c)))
                 .map(RootMove::new)
                 .collect();
         }
@@ -223,16 +234,31 @@ impl Simple {
             }
         }
         let board = &ctx.board;
-        let (depth, lines_out) = match completed {
+        let (depth, pv) = match completed {
             Some((depth, done)) => (
                 depth,
                 done.iter()
                     .take(lines)
-                    .map(|r| (board.point(r.cell), r.score))
+                    .map(|r| crate::PvLine {
+                        score: r.score,
+                        depth,
+                        pv: r.pv.iter().map(|&c| board.point(c)).collect(),
+                    })
                     .collect::<Vec<_>>(),
             ),
-            None => (0, vec![(board.point(first), 0)]),
+            None => (
+                0,
+                vec![crate::PvLine {
+                    score: 0,
+                    depth: 0,
+                    pv: vec![board.point(first)],
+                }],
+            ),
         };
+        let lines_out: Vec<(Point, i32)> = pv
+            .iter()
+            .map(|l| (l.pv.first().copied().unwrap_or(board.point(first)), l.score))
+            .collect();
         let (best, score) = lines_out[0];
         Some(SearchResult {
             best,
@@ -240,6 +266,7 @@ impl Simple {
             depth,
             nodes: ctx.nodes,
             lines: lines_out,
+            pv,
             cutoffs: crate::CutoffStats::default(),
         })
     }

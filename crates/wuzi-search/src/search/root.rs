@@ -104,6 +104,7 @@ impl Thread<'_> {
         let fives = *self.board.cells_making(us, flag::FIVE);
         for i in 0..moves.len() {
             let cell = moves[i].cell;
+            self.report_entered(cell, depth);
             self.board.make(us, cell);
             let score = if fives.contains(cell) {
                 self.pv[1].clear();
@@ -122,6 +123,9 @@ impl Thread<'_> {
             self.span_end_move(i > 0);
             if self.stopped {
                 return best;
+            }
+            if self.observed() {
+                self.report_finished(cell, depth, score, score > best);
             }
             if score > best {
                 best = score;
@@ -215,6 +219,7 @@ impl Thread<'_> {
         RootMove {
             cell: line[0],
             score: WIN - line.len() as i32,
+            depth: line.len() as u32,
             pv: line,
         }
     }

@@ -1,0 +1,408 @@
+//! The balance search of opening makers (`YXBALANCEONE B`, `YXBALANCETWO B`): the move, or
+//! the pair of moves (one of each side), after which the position is worth as nearly as
+//! possible `B` for the side that played the last of them (B = 0: even).
+//!
+//! The method, on the searcher's public API. For one move, a multi-PV search of the position
+//! first gives the best few moves with their values from one deep search. Then every other
+//! candidate (an empty, legal, unblocked point within two of a stone; around the centre on an
+//! empty board) is screened by a small fixed-node search of the position it leads to; the few
+//! screened closest to `B` are searched again, deeper, each with an equal share of the time
+//! left; the answer is the closest of all. A pair is screened as a first move, then the second
+//! side's candidates after each first move, the best-placed answer to every first move before
+//! any second-best, so that the pairs screened before time runs out are the plausible ones.
+//! Scores are the searcher's, from the side to move's point of view, so the value for the side
+//! that just played is the negated score.
+//!
+//! Invariants: the answer's moves are legal in turn (renju included) and not blocked; the
+//! limits given (time, nodes, depth, the stop flag) bound the whole search, and a stopped
+//! search answers the best found so far; `None` only when there is no candidate.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use wuzi_core::{Board, Point};
+use wuzi_search::{Limits, Searcher, WIN_MIN};
+
+/// Candidates searched again after the screening.
+const FINALISTS: usize = 4;
+/// The share of the time the first multi-PV search may use, in tenths.
+const MULTIPV_TENTHS: u32 = 3;
+/// Lines of that search.
+const MULTIPV_LINES: usize = 6;
+/// The share of the time the first search and the screening may use, in tenths.
+const SCREENING_TENTHS: u32 = 6;
+/// Nodes of one screening search.
+const SCREEN_NODES: u64 = 20_000;
+/// First moves screened for a pair, and second moves for each.
+const PAIR_FIRSTS: usize = 24;
+const PAIR_SECONDS: usize = 24;
+
+/// The balance answer: one move or a pair, and how far its value is from the target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Balanced {
+    pub moves: Vec<Point>,
+    /// The value for the side that played the last move.
+    pub value: i32,
+}
+
+/// Candidates for the side to move of `board`: legal, unblocked, near the stones, nearest
+/// the middle of the stones first.
+pub fn candidates(board: &Board, blocked: &[Point]) -> Vec<Point> {
+    let mut b = board.clone();
+    let points: Vec<Point> = if board.move_count() == 0 {
+        let (cx, cy) = (board.width() as i32 / 2, board.height() as i32 / 2);
+        board
+            .empty_points()
+            .into_iter()
+            .filter(|p| (i32::from(p.x) - cx).abs() <= 2 && (i32::from(p.y) - cy).abs() <= 2)
+            .collect()
+    } else {
+        let near = board.empty_near_stones(2);
+        near.iter().map(|c| board.point(c)).collect()
+    };
+    let (sx, sy, n) = board
+        .history()
+        .iter()
+        .fold((0i64, 0i64, 0i64), |(x, y, n), (_, p)| {
+            (x + i64::from(p.x), y + i64::from(p.y), n + 1)
+        });
+    let centre = if n == 0 {
+        (board.width() as i64 / 2, board.height() as i64 / 2)
+    } else {
+        (sx / n, sy / n)
+    };
+    let mut out: Vec<Point> = points
+        .into_iter()
+        .filter(|p| !blocked.contains(p) && b.is_legal(*p))
+        .collect();
+    out.sort_by_key(|p| {
+        let (dx, dy) = (i64::from(p.x) - centre.0, i64::from(p.y) - centre.1);
+        (dx * dx + dy * dy, p.y, p.x)
+    });
+    out
+}
+
+/// Time left from `start` within `limit` (`None`: unlimited).
+fn left(start: Instant, limit: Option<Duration>) -> Option<Duration> {
+    limit.map(|l| l.saturating_sub(start.elapsed()))
+}
+
+/// A search of `board` within the given share of what is left; its score for the side that
+/// just played, if it completed at least one iteration.
+fn value_after(
+    searcher: &mut Searcher,
+    board: &Board,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Option<i32> {
+    let r = searcher.search(board, limits, stop, &mut |_| {})?;
+    (r.depth > 0 || r.score.abs() >= WIN_MIN).then_some(-r.score)
+}
+
+/// Limits for one search: `share` of the time left (soft and hard), at most `nodes`, at most
+/// `depth`.
+fn slice(
+    base: &Limits,
+    start: Instant,
+    share: u32,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+) -> Limits {
+    let part = |d: Option<Duration>| left(start, d).map(|d| d / share.max(1));
+    let max_nodes = match (base.max_nodes, nodes) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let max_depth = match (base.max_depth, depth) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    Limits {
+        soft_time: part(base.soft_time),
+        hard_time: part(base.hard_time),
+        max_nodes,
+        max_depth,
+        multipv: 1,
+        blocked: Vec::new(),
+        draw: base.draw,
+    }
+}
+
+fn out_of_time(start: Instant, base: &Limits, tenths: u32, stop: &AtomicBool) -> bool {
+    stop.load(std::sync::atomic::Ordering::Relaxed)
+        || base
+            .hard_time
+            .is_some_and(|t| start.elapsed() * 10 >= t * tenths)
+}
+
+/// Screens `sequences` (each a list of moves from `board`) and then searches the closest
+/// again; the closest to `target` after that, or of `known` (values from a deep search).
+#[allow(clippy::too_many_arguments)]
+fn pick(
+    searcher: &mut Searcher,
+    board: &Board,
+    sequences: Vec<Vec<Point>>,
+    known: Vec<Balanced>,
+    target: i32,
+    base: &Limits,
+    start: Instant,
+    stop: &AtomicBool,
+) -> Option<Balanced> {
+    let play = |moves: &[Point]| -> Option<Board> {
+        let mut b = board.clone();
+        for &p in moves {
+            if !b.is_legal(p) || b.play(p).is_err() {
+                return None;
+            }
+        }
+        Some(b)
+    };
+    let mut screened: Vec<(i32, Balanced)> = Vec::new();
+    for moves in sequences {
+        if known.iter().any(|k| k.moves == moves) {
+            continue;
+        }
+        if (!screened.is_empty() || !known.is_empty())
+            && out_of_time(start, base, SCREENING_TENTHS, stop)
+        {
+            break;
+        }
+        let Some(b) = play(&moves) else { continue };
+        let limits = slice(base, start, 20, Some(SCREEN_NODES), None);
+        if let Some(value) = value_after(searcher, &b, &limits, stop) {
+            screened.push(((value - target).abs(), Balanced { moves, value }));
+        }
+    }
+    screened.sort_by_key(|(distance, _)| *distance);
+    screened.truncate(FINALISTS);
+    let mut best = known
+        .iter()
+        .min_by_key(|k| (k.value - target).abs())
+        .or(screened.first().map(|(_, b)| b))
+        .cloned()?;
+    let mut best_distance = (best.value - target).abs();
+    if known.is_empty() {
+        best_distance = i32::MAX;
+    }
+    let count = screened.len() as u32;
+    for (i, (screen_distance, candidate)) in screened.iter().enumerate() {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let Some(b) = play(&candidate.moves) else {
+            continue;
+        };
+        let limits = slice(base, start, count - i as u32, None, None);
+        let (distance, value) = match value_after(searcher, &b, &limits, stop) {
+            Some(value) => ((value - target).abs(), value),
+            None => (*screen_distance, candidate.value),
+        };
+        if distance < best_distance {
+            best_distance = distance;
+            best = Balanced {
+                moves: candidate.moves.clone(),
+                value,
+            };
+        }
+    }
+    Some(best)
+}
+
+/// `YXBALANCEONE target`: the move of the side to move after which the position is worth
+/// about `target` for it.
+pub fn balance_one(
+    searcher: &mut Searcher,
+    board: &Board,
+    target: i32,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Option<Balanced> {
+    let start = Instant::now();
+    let candidates = candidates(board, &limits.blocked);
+    // The best few moves with their values from one deep search.
+    let first = Limits {
+        multipv: MULTIPV_LINES.min(candidates.len()).max(1),
+        ..slice(limits, start, 1, None, None)
+    };
+    let first = Limits {
+        soft_time: first.soft_time.map(|t| t * MULTIPV_TENTHS / 10),
+        hard_time: first.hard_time.map(|t| t * MULTIPV_TENTHS / 10),
+        blocked: limits.blocked.clone(),
+        ..first
+    };
+    let known: Vec<Balanced> = match searcher.search(board, &first, stop, &mut |_| {}) {
+        Some(r) if r.depth > 0 => {
+            r.pv.iter()
+                .filter(|l| l.depth > 0)
+                .filter_map(|l| {
+                    let p = *l.pv.first()?;
+                    Some(Balanced {
+                        moves: vec![p],
+                        value: l.score,
+                    })
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let sequences = candidates.into_iter().map(|p| vec![p]).collect();
+    pick(
+        searcher, board, sequences, known, target, limits, start, stop,
+    )
+}
+
+/// `YXBALANCETWO target`: a move of the side to move and an answer of the other side after
+/// which the position is worth about `target` for the side that played the answer.
+pub fn balance_two(
+    searcher: &mut Searcher,
+    board: &Board,
+    target: i32,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Option<Balanced> {
+    let start = Instant::now();
+    let mut sequences = Vec::new();
+    for first in candidates(board, &limits.blocked)
+        .into_iter()
+        .take(PAIR_FIRSTS)
+    {
+        let mut after = board.clone();
+        if after.play(first).is_err() {
+            continue;
+        }
+        for second in candidates(&after, &limits.blocked)
+            .into_iter()
+            .take(PAIR_SECONDS)
+        {
+            sequences.push(vec![first, second]);
+        }
+    }
+    // Interleave: the best-placed answer to every first move before the second-best of any.
+    let mut order: Vec<(usize, Vec<Point>)> = Vec::with_capacity(sequences.len());
+    let mut rank = 0;
+    let mut last_first = None;
+    for s in sequences {
+        if last_first != Some(s[0]) {
+            rank = 0;
+            last_first = Some(s[0]);
+        }
+        order.push((rank, s));
+        rank += 1;
+    }
+    order.sort_by_key(|(rank, _)| *rank);
+    let sequences = order.into_iter().map(|(_, s)| s).collect();
+    pick(
+        searcher,
+        board,
+        sequences,
+        Vec::new(),
+        target,
+        limits,
+        start,
+        stop,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wuzi_core::{Color, Rule};
+
+    fn limits(ms: u64) -> Limits {
+        Limits {
+            soft_time: Some(Duration::from_millis(ms)),
+            hard_time: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        }
+    }
+
+    fn board(moves: &[(u8, u8)]) -> Board {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for &(x, y) in moves {
+            b.play(Point::new(x, y)).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn one_move_is_legal_and_unblocked() {
+        let b = board(&[(7, 7), (8, 8), (8, 6)]);
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(1 << 22);
+        let blocked = vec![Point::new(9, 5), Point::new(6, 8), Point::new(9, 7)];
+        let lim = Limits {
+            blocked: blocked.clone(),
+            ..limits(1000)
+        };
+        let r = balance_one(&mut s, &b, 0, &lim, &stop).expect("an answer");
+        assert_eq!(r.moves.len(), 1);
+        assert!(!blocked.contains(&r.moves[0]), "{r:?}");
+        assert!(b.clone().is_legal(r.moves[0]));
+    }
+
+    #[test]
+    fn a_won_position_is_balanced_by_a_move_that_does_not_win() {
+        // Black to move with an open three: its best move wins, the balanced one must not.
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (c, x, y) in [
+            (0, 6, 7),
+            (1, 0, 0),
+            (0, 7, 7),
+            (1, 14, 0),
+            (0, 8, 7),
+            (1, 0, 14),
+        ] {
+            let color = if c == 0 { Color::Black } else { Color::White };
+            b.place(color, Point::new(x, y)).unwrap();
+        }
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(1 << 22);
+        let best = s
+            .search(&b, &limits(500), &stop, &mut |_| {})
+            .expect("best");
+        assert!(best.score >= WIN_MIN, "the open four wins: {}", best.score);
+        let r = balance_one(&mut s, &b, 0, &limits(1500), &stop).expect("an answer");
+        assert!(r.value.abs() < WIN_MIN, "{r:?}");
+        // Checked by a search of its own: White is not lost after it.
+        let mut after = b.clone();
+        after.play(r.moves[0]).unwrap();
+        let check = s
+            .search(&after, &limits(500), &stop, &mut |_| {})
+            .expect("reply");
+        assert!(check.score > -WIN_MIN, "{r:?}: {}", check.score);
+    }
+
+    #[test]
+    fn two_moves_are_one_of_each_side_and_legal_in_turn() {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            b.play(Point::new(7, 7)).unwrap();
+            let stop = AtomicBool::new(false);
+            let mut s = Searcher::new(1 << 22);
+            let r = balance_two(&mut s, &b, 0, &limits(1500), &stop).expect("an answer");
+            assert_eq!(r.moves.len(), 2);
+            let mut check = b.clone();
+            for p in &r.moves {
+                assert!(check.is_legal(*p), "{r:?}");
+                check.play(*p).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_search_still_answers_and_no_candidate_is_none() {
+        let b = board(&[(7, 7)]);
+        let stop = AtomicBool::new(true);
+        let mut s = Searcher::new(1 << 20);
+        // Stopped before anything: every screening search comes back without an iteration.
+        let r = balance_one(&mut s, &b, 0, &limits(1000), &stop);
+        assert!(r.is_none() || r.is_some_and(|r| r.moves.len() == 1));
+        let all: Vec<Point> = b.empty_points();
+        let blocked = Limits {
+            blocked: all,
+            ..limits(200)
+        };
+        let go = AtomicBool::new(false);
+        assert_eq!(balance_one(&mut s, &b, 0, &blocked, &go), None);
+    }
+}
