@@ -311,7 +311,11 @@ impl<'a> Thread<'a> {
             1 => {
                 let block = their_fives.first()?;
                 if !movepick::legal_for(&mut self.board, us, block) {
-                    return Some(-(WIN - ply as i32 - 2));
+                    return Some(if self.within_draw(2) {
+                        -(WIN - ply as i32 - 2)
+                    } else {
+                        self.draw_score(ply)
+                    });
                 }
                 self.board.make(us, block);
                 let score = -self.node(-*beta, -*alpha, depth, ply + 1, is_pv);
@@ -319,7 +323,9 @@ impl<'a> Thread<'a> {
                 self.set_pv(ply, block);
                 return Some(score);
             }
-            _ => return Some(-(WIN - ply as i32 - 2)),
+            // Two fives: lost, unless the stone limit ends the game first.
+            _ if self.within_draw(2) => return Some(-(WIN - ply as i32 - 2)),
+            _ => return Some(self.draw_score(ply)),
         }
         // Copied only when there is one: most nodes have none (a copy is a call to `memmove`).
         let open_fours = self.board.cells_making(us, flag::OPEN_FOUR);
