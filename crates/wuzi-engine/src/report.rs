@@ -71,16 +71,16 @@ fn coords(pv: &[Point]) -> Vec<Coord> {
     pv.iter().map(|&p| Coord::from(p)).collect()
 }
 
-/// The detail block of one line.
-pub fn detail_block(info: &Info, lines: usize, total_nodes: u64) -> PvDetail {
+/// The detail block of one line; `before` is the search's node count at the block before.
+pub fn detail_block(info: &Info, lines: usize, before: u64) -> PvDetail {
     let ms = info.elapsed.as_millis().min(u128::from(u64::MAX)) as u64;
     PvDetail {
         index: info.multipv.saturating_sub(1),
         count: lines,
         depth: info.depth,
         seldepth: info.seldepth.max(info.depth),
-        nodes: info.nodes,
-        total_nodes,
+        nodes: info.nodes.saturating_sub(before),
+        total_nodes: info.nodes,
         time_ms: ms,
         speed: info.nodes.saturating_mul(1000) / ms.max(1),
         eval: eval_of(info.score),
@@ -94,19 +94,19 @@ pub struct Reporter {
     out: Output,
     how: Reporting,
     lines: usize,
-    /// Nodes of the session's earlier searches.
-    nodes_before: u64,
+    /// The search's node count at the last block written.
+    reported_nodes: u64,
     /// The last line reported for each multi-PV index (from 1).
     last: Vec<Option<Info>>,
 }
 
 impl Reporter {
-    pub fn new(out: Output, how: Reporting, lines: usize, nodes_before: u64) -> Reporter {
+    pub fn new(out: Output, how: Reporting, lines: usize) -> Reporter {
         Reporter {
             out,
             how,
             lines: lines.max(1),
-            nodes_before,
+            reported_nodes: 0,
             last: vec![None; lines.max(1) + 1],
         }
     }
@@ -118,7 +118,8 @@ impl Reporter {
                 .send(&Reply::Message(info_line(info, self.lines).to_string()));
         }
         if self.how.detail {
-            let block = detail_block(info, self.lines, self.nodes_before + info.nodes);
+            let block = detail_block(info, self.lines, self.reported_nodes);
+            self.reported_nodes = info.nodes;
             for line in block.lines() {
                 self.out.send(&line);
             }
@@ -155,7 +156,9 @@ impl Reporter {
                 self.out.send(&Reply::Message(line.to_string()));
             }
             if self.how.detail {
-                for reply in detail_block(f, finals.len(), self.nodes_before + f.nodes).lines() {
+                let block = detail_block(f, finals.len(), self.reported_nodes);
+                self.reported_nodes = f.nodes;
+                for reply in block.lines() {
                     self.out.send(&reply);
                 }
             }

@@ -127,8 +127,6 @@ where
         .stack_size(16 << 20)
         .spawn(move || {
             let mut rng = Rng::new(seed());
-            // Nodes of every search so far (the detail block's TOTALNODES).
-            let mut total_nodes: u64 = 0;
             for job in jobs {
                 let (id, outcome) = match job {
                     Job::Clear => {
@@ -147,11 +145,8 @@ where
                     }
                     Job::Think { id, think } => {
                         let run = catch_unwind(AssertUnwindSafe(|| {
-                            run_think(&mut searcher, &think, &out, total_nodes, &mut rng)
+                            run_think(&mut searcher, &think, &out, &mut rng)
                         }));
-                        if let Ok(Some(r)) = &run {
-                            total_nodes = total_nodes.saturating_add(r.nodes);
-                        }
                         (id, run.map_or(Outcome::Failed, Outcome::Move))
                     }
                     Job::Swap2 {
@@ -233,7 +228,6 @@ fn run_think(
     searcher: &mut Searcher,
     think: &Think,
     out: &Output,
-    total_nodes: u64,
     rng: &mut Rng,
 ) -> Option<SearchResult> {
     let started = Instant::now();
@@ -245,7 +239,7 @@ fn run_think(
     };
     // A weakened search shows its best line only: its other lines are the level's choices.
     let shown = if level.is_some() { 1 } else { limits.multipv };
-    let mut reporter = Reporter::new(out.clone(), think.reporting, shown, total_nodes);
+    let mut reporter = Reporter::new(out.clone(), think.reporting, shown);
     let realtime = think
         .reporting
         .realtime

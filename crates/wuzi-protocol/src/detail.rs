@@ -126,9 +126,9 @@ pub struct PvDetail {
     pub count: usize,
     pub depth: u32,
     pub seldepth: u32,
-    /// Nodes of this search so far (summed over the search threads).
+    /// Nodes searched for this block: since the block before it of the same search.
     pub nodes: u64,
-    /// Nodes since the session began (every search of the process).
+    /// Nodes of the whole search so far (summed over the search threads).
     pub total_nodes: u64,
     /// Milliseconds since the search began.
     pub time_ms: u64,
