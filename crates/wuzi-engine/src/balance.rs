@@ -2,16 +2,18 @@
 //! the pair of moves (one of each side), after which the position is worth as nearly as
 //! possible `B` for the side that played the last of them (B = 0: even).
 //!
-//! The method, on the searcher's public API. For one move, a multi-PV search of the position
-//! first gives the best few moves with their values from one deep search. Then every other
-//! candidate (an empty, legal, unblocked point within two of a stone; around the centre on an
-//! empty board) is screened by a small fixed-node search of the position it leads to; the few
-//! screened closest to `B` are searched again, deeper, each with an equal share of the time
-//! left; the answer is the closest of all. A pair is screened as a first move, then the second
-//! side's candidates after each first move, the best-placed answer to every first move before
-//! any second-best, so that the pairs screened before time runs out are the plausible ones.
-//! Scores are the searcher's, from the side to move's point of view, so the value for the side
-//! that just played is the negated score.
+//! The method, on the searcher's public API. Deep values first: for one move, a multi-PV
+//! search of the position gives the best six moves with their values; for a pair, a multi-PV
+//! search gives the best four first moves, and a multi-PV search after each the best six
+//! answers, each pair valued by its answer's line. If one of these is within [`TOLERANCE`] of
+//! `B`, the closest is the answer: a plausible move (or pair) that a deep search judged. Only
+//! otherwise (the best moves are all far from `B`: the side to move is well ahead) are the
+//! other candidates (empty, legal, unblocked points within two of a stone; around the centre
+//! on an empty board) screened by a small fixed-node search of the position each leads to,
+//! pairs first move by first move with the best-placed answers first; the four screened
+//! closest to `B` are searched again, deeper, each with an equal share of the time left, and
+//! the closest of all is the answer. Scores are the searcher's, from the side to move's point
+//! of view: a line's score at the root is the value for the side that plays its first move.
 //!
 //! Invariants: the answer's moves are legal in turn (renju included) and not blocked; the
 //! limits given (time, nodes, depth, the stop flag) bound the whole search, and a stopped
@@ -23,13 +25,16 @@ use std::time::{Duration, Instant};
 use wuzi_core::{Board, Point};
 use wuzi_search::{Limits, Searcher, WIN_MIN};
 
+/// A deep value this close to the target is the answer, without screening the rest.
+pub const TOLERANCE: i32 = 50;
 /// Candidates searched again after the screening.
 const FINALISTS: usize = 4;
-/// The share of the time the first multi-PV search may use, in tenths.
-const MULTIPV_TENTHS: u32 = 3;
-/// Lines of that search.
+/// The share of the time the deep multi-PV searches may use, in tenths.
+const MULTIPV_TENTHS: u32 = 4;
+/// Lines of those searches (answers for a pair), and first moves of a pair.
 const MULTIPV_LINES: usize = 6;
-/// The share of the time the first search and the screening may use, in tenths.
+const PAIR_FIRST_LINES: usize = 4;
+/// The share of the time the deep searches and the screening may use, in tenths.
 const SCREENING_TENTHS: u32 = 6;
 /// Nodes of one screening search.
 const SCREEN_NODES: u64 = 20_000;
@@ -208,6 +213,61 @@ fn pick(
     Some(best)
 }
 
+/// A multi-PV search of `board` (reached from the root by `prefix`) within `share` of the
+/// deep searches' time: its lines, each as the moves from the root and its value for the side
+/// that played the last of them.
+#[allow(clippy::too_many_arguments)]
+fn deep_lines(
+    searcher: &mut Searcher,
+    board: &Board,
+    prefix: &[Point],
+    lines: usize,
+    blocked: &[Point],
+    share: u32,
+    base: &Limits,
+    start: Instant,
+    stop: &AtomicBool,
+) -> Vec<Balanced> {
+    let budget = |d: Option<Duration>| {
+        d.map(|d| {
+            let deep = d * MULTIPV_TENTHS / 10;
+            deep.saturating_sub(start.elapsed()) / share.max(1)
+        })
+    };
+    let limits = Limits {
+        soft_time: budget(base.soft_time),
+        hard_time: budget(base.hard_time),
+        multipv: lines.max(1),
+        blocked: blocked.to_vec(),
+        ..slice(base, start, 1, None, None)
+    };
+    match searcher.search(board, &limits, stop, &mut |_| {}) {
+        Some(r) if r.depth > 0 => {
+            r.pv.iter()
+                .filter(|l| l.depth > 0)
+                .filter_map(|l| {
+                    let mut moves = prefix.to_vec();
+                    moves.push(*l.pv.first()?);
+                    Some(Balanced {
+                        moves,
+                        value: l.score,
+                    })
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The closest of `known` to `target`, if within [`TOLERANCE`].
+fn close_enough(known: &[Balanced], target: i32) -> Option<Balanced> {
+    known
+        .iter()
+        .min_by_key(|k| (k.value - target).abs())
+        .filter(|k| (k.value - target).abs() <= TOLERANCE)
+        .cloned()
+}
+
 /// `YXBALANCEONE target`: the move of the side to move after which the position is worth
 /// about `target` for it.
 pub fn balance_one(
@@ -219,32 +279,21 @@ pub fn balance_one(
 ) -> Option<Balanced> {
     let start = Instant::now();
     let candidates = candidates(board, &limits.blocked);
-    // The best few moves with their values from one deep search.
-    let first = Limits {
-        multipv: MULTIPV_LINES.min(candidates.len()).max(1),
-        ..slice(limits, start, 1, None, None)
-    };
-    let first = Limits {
-        soft_time: first.soft_time.map(|t| t * MULTIPV_TENTHS / 10),
-        hard_time: first.hard_time.map(|t| t * MULTIPV_TENTHS / 10),
-        blocked: limits.blocked.clone(),
-        ..first
-    };
-    let known: Vec<Balanced> = match searcher.search(board, &first, stop, &mut |_| {}) {
-        Some(r) if r.depth > 0 => {
-            r.pv.iter()
-                .filter(|l| l.depth > 0)
-                .filter_map(|l| {
-                    let p = *l.pv.first()?;
-                    Some(Balanced {
-                        moves: vec![p],
-                        value: l.score,
-                    })
-                })
-                .collect()
-        }
-        _ => Vec::new(),
-    };
+    let lines = MULTIPV_LINES.min(candidates.len());
+    let known = deep_lines(
+        searcher,
+        board,
+        &[],
+        lines,
+        &limits.blocked,
+        1,
+        limits,
+        start,
+        stop,
+    );
+    if let Some(answer) = close_enough(&known, target) {
+        return Some(answer);
+    }
     let sequences = candidates.into_iter().map(|p| vec![p]).collect();
     pick(
         searcher, board, sequences, known, target, limits, start, stop,
@@ -261,19 +310,51 @@ pub fn balance_two(
     stop: &AtomicBool,
 ) -> Option<Balanced> {
     let start = Instant::now();
+    let blocked = &limits.blocked;
+    // Deep values: the best first moves, and the best answers to each.
+    let firsts = deep_lines(
+        searcher,
+        board,
+        &[],
+        PAIR_FIRST_LINES.min(candidates(board, blocked).len()),
+        blocked,
+        PAIR_FIRST_LINES as u32 + 1,
+        limits,
+        start,
+        stop,
+    );
+    let mut known = Vec::new();
+    for (i, first) in firsts.iter().enumerate() {
+        let mut after = board.clone();
+        if after.play(first.moves[0]).is_err() {
+            continue;
+        }
+        let answers = MULTIPV_LINES.min(candidates(&after, blocked).len());
+        if answers == 0 {
+            continue;
+        }
+        known.extend(deep_lines(
+            searcher,
+            &after,
+            &first.moves,
+            answers,
+            blocked,
+            (firsts.len() - i) as u32,
+            limits,
+            start,
+            stop,
+        ));
+    }
+    if let Some(answer) = close_enough(&known, target) {
+        return Some(answer);
+    }
     let mut sequences = Vec::new();
-    for first in candidates(board, &limits.blocked)
-        .into_iter()
-        .take(PAIR_FIRSTS)
-    {
+    for first in candidates(board, blocked).into_iter().take(PAIR_FIRSTS) {
         let mut after = board.clone();
         if after.play(first).is_err() {
             continue;
         }
-        for second in candidates(&after, &limits.blocked)
-            .into_iter()
-            .take(PAIR_SECONDS)
-        {
+        for second in candidates(&after, blocked).into_iter().take(PAIR_SECONDS) {
             sequences.push(vec![first, second]);
         }
     }
@@ -292,21 +373,14 @@ pub fn balance_two(
     order.sort_by_key(|(rank, _)| *rank);
     let sequences = order.into_iter().map(|(_, s)| s).collect();
     pick(
-        searcher,
-        board,
-        sequences,
-        Vec::new(),
-        target,
-        limits,
-        start,
-        stop,
+        searcher, board, sequences, known, target, limits, start, stop,
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wuzi_core::{Color, Rule};
+    use wuzi_core::Rule;
 
     fn limits(ms: u64) -> Limits {
         Limits {
@@ -341,35 +415,32 @@ mod tests {
     }
 
     #[test]
-    fn a_won_position_is_balanced_by_a_move_that_does_not_win() {
-        // Black to move with an open three: its best move wins, the balanced one must not.
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        for (c, x, y) in [
-            (0, 6, 7),
-            (1, 0, 0),
-            (0, 7, 7),
-            (1, 14, 0),
-            (0, 8, 7),
-            (1, 0, 14),
-        ] {
-            let color = if c == 0 { Color::Black } else { Color::White };
-            b.place(color, Point::new(x, y)).unwrap();
-        }
+    fn a_target_below_the_best_move_gets_a_worse_move() {
+        // White to move, already behind; asked for a position worth much less to it than its
+        // best move gives, the balance answers a clearly worse move (each judged by a search
+        // of its own).
+        let b = board(&[(7, 7), (8, 8), (8, 6)]);
         let stop = AtomicBool::new(false);
         let mut s = Searcher::new(1 << 22);
         let best = s
-            .search(&b, &limits(500), &stop, &mut |_| {})
+            .search(&b, &limits(600), &stop, &mut |_| {})
             .expect("best");
-        assert!(best.score >= WIN_MIN, "the open four wins: {}", best.score);
-        let r = balance_one(&mut s, &b, 0, &limits(1500), &stop).expect("an answer");
-        assert!(r.value.abs() < WIN_MIN, "{r:?}");
-        // Checked by a search of its own: White is not lost after it.
-        let mut after = b.clone();
-        after.play(r.moves[0]).unwrap();
-        let check = s
-            .search(&after, &limits(500), &stop, &mut |_| {})
-            .expect("reply");
-        assert!(check.score > -WIN_MIN, "{r:?}: {}", check.score);
+        let r = balance_one(&mut s, &b, best.score - 1500, &limits(1500), &stop).expect("answer");
+        let value_after = |s: &mut Searcher, p: Point| {
+            let mut after = b.clone();
+            after.play(p).unwrap();
+            -s.search(&after, &limits(600), &stop, &mut |_| {})
+                .expect("reply")
+                .score
+        };
+        let (balanced, best_value) = (
+            value_after(&mut s, r.moves[0]),
+            value_after(&mut s, best.best),
+        );
+        assert!(
+            balanced + 100 < best_value,
+            "{r:?}: {balanced} vs the best move's {best_value}"
+        );
     }
 
     #[test]

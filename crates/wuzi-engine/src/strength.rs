@@ -1,14 +1,16 @@
 //! Playing levels (`INFO strength N`, 0 to 100) for people who want a weaker opponent.
 //!
 //! The method: a level searches with a node budget that halves every ten levels below full
-//! strength and asks for several lines (more the weaker it is); it then picks among the lines
-//! whose score is within a margin of the best (wider the weaker), each with weight
-//! `exp((score - best) / T)`, `T` rising as the level falls. So a weak level plays a move a
-//! shallow search thought nearly as good: a plausible mistake, not a random one. What no
-//! level gives away: a proven win found is always played, a proven-lost line is never chosen
-//! while another exists, and the search's forced moves (a five, the block of a five) are
-//! the only lines it offers. Level 100 is the full search, unchanged. The levels' strength
-//! against full strength is measured in `docs/levels.md`.
+//! strength and asks for several lines (more the weaker it is). Most moves it then plays the
+//! search's best; with a probability that grows as the level falls (5% just below full
+//! strength, 50% at level 0) it makes a mistake instead: one of the other lines whose score
+//! is within a margin of the best (wider the weaker), each with weight `exp((score - best) /
+//! T)`, `T` rising as the level falls. So a weak level plays moves a shallow search thought
+//! nearly as good: plausible mistakes, not random ones. What no level gives away: a proven win
+//! found is always played, a proven-lost line is never chosen while another exists, and the
+//! search's forced moves (a five, the block of a five) are the only lines it offers. Level 100
+//! is the full search, unchanged. The levels' strength against full strength is measured in
+//! `docs/analysis.md`.
 
 use wuzi_core::rng::Rng;
 use wuzi_core::Point;
@@ -21,9 +23,11 @@ pub struct Level {
     pub nodes: u64,
     /// Lines asked for.
     pub lines: usize,
+    /// The probability of a mistake on a move.
+    pub mistake: f64,
     /// Lines scored more than this below the best are not chosen.
     pub margin: i32,
-    /// The softness of the choice among the others.
+    /// The softness of the choice among them.
     pub temperature: f64,
 }
 
@@ -32,10 +36,11 @@ pub fn level(strength: u64) -> Level {
     let s = strength.min(99) as f64;
     let weakness = 100.0 - s;
     Level {
-        nodes: (500.0 * 2f64.powf(s / 10.0)) as u64,
-        lines: 2 + (weakness / 20.0) as usize,
-        margin: (30.0 + 4.0 * weakness) as i32,
-        temperature: 20.0 + 2.5 * weakness,
+        nodes: (1000.0 * 2f64.powf(s / 10.0)) as u64,
+        lines: 2 + (weakness / 25.0) as usize,
+        mistake: 0.05 + 0.45 * (weakness / 100.0).powi(2),
+        margin: (40.0 + 4.0 * weakness) as i32,
+        temperature: 20.0 + 2.0 * weakness,
     }
 }
 
@@ -51,14 +56,14 @@ pub fn limits(level: &Level, base: &Limits) -> Limits {
 /// The move the level plays from a search's lines.
 pub fn choose(result: &SearchResult, level: &Level, rng: &mut Rng) -> Point {
     let best = result.score;
-    if best >= WIN_MIN || result.lines.len() < 2 {
+    if best >= WIN_MIN || result.lines.len() < 2 || rng.unit() >= level.mistake {
         return result.best;
     }
     let candidates: Vec<(Point, i32)> = result
         .lines
         .iter()
         .copied()
-        .filter(|&(_, score)| score > -WIN_MIN && score >= best - level.margin)
+        .filter(|&(p, score)| p != result.best && score > -WIN_MIN && score >= best - level.margin)
         .collect();
     if candidates.is_empty() {
         return result.best;
@@ -108,6 +113,8 @@ mod tests {
         let (weak, strong) = (level(0), level(90));
         assert!(weak.nodes < strong.nodes && weak.lines > strong.lines);
         assert!(weak.margin > strong.margin && weak.temperature > strong.temperature);
+        assert!(weak.mistake > strong.mistake);
+        assert!(level(99).mistake > 0.0 && level(0).mistake <= 0.5);
         let base = Limits {
             max_nodes: Some(100),
             ..Limits::default()
@@ -130,7 +137,9 @@ mod tests {
         }
         assert!(seen[1] > 0 && seen[2] > 0, "{seen:?}");
         assert_eq!(seen[3] + seen[4], 0, "{seen:?}");
-        assert!(seen[1] > seen[2], "better lines are likelier: {seen:?}");
+        // The best most of the time, a mistake about as often as the level makes one.
+        let mistakes = seen[2] as f64 / 2000.0;
+        assert!((mistakes - lv.mistake).abs() < 0.05, "{seen:?}");
         let won = result(&[(1, WIN - 5), (2, 100)]);
         for _ in 0..100 {
             assert_eq!(choose(&won, &lv, &mut rng), Point::new(1, 0));

@@ -1,0 +1,142 @@
+//! How even the balance search's answers are, judged by another engine.
+//!
+//! For each opening of a suite (and for its first three stones), the engine under test
+//! answers its best move (`YXNBEST 1`), its balanced move (`YXBALANCEONE 0`) and its balanced
+//! pair (`YXBALANCETWO 0`); a judge engine then searches each resulting position and reports
+//! its win rate for the side to move (`INFO show_detail 2`, the detail block's `WINRATE`).
+//! Printed: each position's win rates for the side that played last, and the mean distance
+//! from an even game (0.5) of each kind of answer. Used for the figures in
+//! `docs/analysis.md`:
+//!
+//! ```sh
+//! cargo build --release --bins --example balance_evenness
+//! target/release/examples/balance_evenness target/release/pbrain-wuzi PATH/TO/JUDGE \
+//!     data/openings/freestyle15-gomocup2025.txt 2000 1000
+//! ```
+//!
+//! Arguments: the engine, the judge, the suite, the engine's time per answer and the judge's
+//! time per position (ms). Freestyle, 15x15.
+
+use std::path::Path;
+use std::time::Duration;
+
+use wuzi_core::{Board, Point, Rule};
+use wuzi_protocol::Reply;
+use wuzi_testkit::engine::Engine;
+
+fn send_board(e: &mut Engine, board: &Board) {
+    e.send("YXBOARD");
+    for (color, p) in board.history() {
+        let f = if color == wuzi_core::Color::Black {
+            1
+        } else {
+            2
+        };
+        e.send(&format!("{},{},{f}", p.x, p.y));
+    }
+    e.send("DONE");
+}
+
+/// The moves of the engine's reply to `command` on `board`.
+fn ask_moves(e: &mut Engine, board: &Board, command: &str) -> Vec<Point> {
+    send_board(e, board);
+    e.send(command);
+    let reply = e.reply();
+    match Reply::parse(&reply) {
+        Ok(Reply::Move(c)) => vec![Point::new(c.x as u8, c.y as u8)],
+        Ok(Reply::Moves(cs)) => cs
+            .iter()
+            .map(|c| Point::new(c.x as u8, c.y as u8))
+            .collect(),
+        _ => e.fail(&format!("{command}: {reply:?}")),
+    }
+}
+
+/// The judge's win rate, after its search of `board`, for the side that played last.
+fn judged(judge: &mut Engine, board: &Board, time: Duration) -> f64 {
+    send_board(judge, board);
+    judge.send("YXNBEST 1");
+    let mut winrate = None;
+    let deadline = std::time::Instant::now() + time * 5 + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let Some(line) = judge.line_within(left) else {
+            judge.fail("the judge did not answer");
+        };
+        if let Some(w) = line.strip_prefix("INFO WINRATE ") {
+            winrate = w.trim().parse::<f64>().ok();
+        } else if !line.starts_with("INFO ") && !line.starts_with("MESSAGE ") {
+            break;
+        }
+    }
+    1.0 - winrate.unwrap_or_else(|| judge.fail("no WINRATE line"))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() != 5 {
+        eprintln!("usage: balance_evenness ENGINE JUDGE SUITE ENGINE_MS JUDGE_MS");
+        std::process::exit(2);
+    }
+    let ms = |s: &str| Duration::from_millis(s.parse().unwrap_or(1000));
+    let (engine_time, judge_time) = (ms(&args[3]), ms(&args[4]));
+    let suite = wuzi_match::opening::load_suite(Path::new(&args[2])).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2);
+    });
+    let mut engine = Engine::spawn_program(Path::new(&args[0]), "\n");
+    let mut judge = Engine::spawn_program(Path::new(&args[1]), "\n");
+    engine.send(&format!("INFO timeout_turn {}", engine_time.as_millis()));
+    engine.send("INFO show_detail 0");
+    judge.send(&format!("INFO timeout_turn {}", judge_time.as_millis()));
+    judge.send("INFO show_detail 2");
+    for e in [&mut engine, &mut judge] {
+        if e.ask("START 15") != "OK" {
+            e.fail("START refused");
+        }
+    }
+    let mut sums = [0.0f64; 3];
+    let mut n = 0;
+    println!("position\tstones\tbest\tbalanced one\tbalanced two");
+    for (i, opening) in suite.iter().enumerate() {
+        let Ok(points) = opening.points(15, 15, Rule::Freestyle) else {
+            continue;
+        };
+        for stones in [points.len(), 3] {
+            let mut board = Board::new(15, 15, Rule::Freestyle).expect("board");
+            for &p in points.iter().take(stones) {
+                board.play(p).expect("opening move");
+            }
+            let mut rates = [0.0; 3];
+            for (k, command) in ["YXNBEST 1", "YXBALANCEONE 0", "YXBALANCETWO 0"]
+                .iter()
+                .enumerate()
+            {
+                let moves = ask_moves(&mut engine, &board, command);
+                let mut after = board.clone();
+                for p in moves {
+                    after.play(p).expect("a legal answer");
+                }
+                rates[k] = judged(&mut judge, &after, judge_time);
+                sums[k] += (rates[k] - 0.5).abs();
+            }
+            n += 1;
+            println!(
+                "{}\t{stones}\t{:.3}\t{:.3}\t{:.3}",
+                i + 1,
+                rates[0],
+                rates[1],
+                rates[2]
+            );
+        }
+    }
+    let n = f64::from(n.max(1));
+    println!(
+        "mean |win rate - 0.5| over {n} positions: best {:.3}, balanced one {:.3}, balanced two {:.3}",
+        sums[0] / n,
+        sums[1] / n,
+        sums[2] / n
+    );
+    engine.send("END");
+    judge.send("END");
+}
