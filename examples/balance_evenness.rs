@@ -15,7 +15,10 @@
 //! ```
 //!
 //! Arguments: the engine, the judge, the suite, the engine's time per answer and the judge's
-//! time per position (ms). Freestyle, 15x15.
+//! time per position (ms). Freestyle, 15x15. In place of the suite, `random:N:SEED` takes N
+//! random openings instead: 3 to 6 stones, alternately from Black, on random points within
+//! three of the centre (from the project's seeded generator), positions the best move often
+//! leaves lopsided.
 
 use std::path::Path;
 use std::time::Duration;
@@ -72,6 +75,47 @@ fn judged(judge: &mut Engine, board: &Board, time: Duration) -> f64 {
     1.0 - winrate.unwrap_or_else(|| judge.fail("no WINRATE line"))
 }
 
+/// The positions: each opening of a suite and its first three stones, or random openings.
+fn positions(arg: &str) -> Vec<Board> {
+    let empty = || Board::new(15, 15, Rule::Freestyle).expect("board");
+    if let Some(spec) = arg.strip_prefix("random:") {
+        let (n, seed) = spec.split_once(':').unwrap_or((spec, "1"));
+        let (n, seed): (usize, u64) = (n.parse().unwrap_or(24), seed.parse().unwrap_or(1));
+        let mut rng = wuzi_core::rng::Rng::new(seed);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut board = empty();
+            let stones = 3 + rng.below(4);
+            while board.move_count() < stones {
+                let p = Point::new(4 + rng.below(7) as u8, 4 + rng.below(7) as u8);
+                if board.is_empty_at(p) {
+                    board.play(p).expect("a free point");
+                }
+            }
+            out.push(board);
+        }
+        return out;
+    }
+    let suite = wuzi_match::opening::load_suite(Path::new(arg)).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2);
+    });
+    let mut out = Vec::new();
+    for opening in &suite {
+        let Ok(points) = opening.points(15, 15, Rule::Freestyle) else {
+            continue;
+        };
+        for stones in [points.len(), 3] {
+            let mut board = empty();
+            for &p in points.iter().take(stones) {
+                board.play(p).expect("opening move");
+            }
+            out.push(board);
+        }
+    }
+    out
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() != 5 {
@@ -80,10 +124,7 @@ fn main() {
     }
     let ms = |s: &str| Duration::from_millis(s.parse().unwrap_or(1000));
     let (engine_time, judge_time) = (ms(&args[3]), ms(&args[4]));
-    let suite = wuzi_match::opening::load_suite(Path::new(&args[2])).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2);
-    });
+    let positions = positions(&args[2]);
     let mut engine = Engine::spawn_program(Path::new(&args[0]), "\n");
     let mut judge = Engine::spawn_program(Path::new(&args[1]), "\n");
     engine.send(&format!("INFO timeout_turn {}", engine_time.as_millis()));
@@ -98,15 +139,9 @@ fn main() {
     let mut sums = [0.0f64; 3];
     let mut n = 0;
     println!("position\tstones\tbest\tbalanced one\tbalanced two");
-    for (i, opening) in suite.iter().enumerate() {
-        let Ok(points) = opening.points(15, 15, Rule::Freestyle) else {
-            continue;
-        };
-        for stones in [points.len(), 3] {
-            let mut board = Board::new(15, 15, Rule::Freestyle).expect("board");
-            for &p in points.iter().take(stones) {
-                board.play(p).expect("opening move");
-            }
+    for (i, board) in positions.iter().enumerate() {
+        {
+            let stones = board.move_count();
             let mut rates = [0.0; 3];
             for (k, command) in ["YXNBEST 1", "YXBALANCEONE 0", "YXBALANCETWO 0"]
                 .iter()

@@ -25,6 +25,8 @@ use std::time::{Duration, Instant};
 use wuzi_core::{Board, Point};
 use wuzi_search::{Limits, Searcher, WIN_MIN};
 
+use crate::defend::Solvers;
+
 /// A deep value this close to the target is the answer, without screening the rest.
 pub const TOLERANCE: i32 = 50;
 /// Candidates searched again after the screening.
@@ -38,6 +40,8 @@ const PAIR_FIRST_LINES: usize = 4;
 const SCREENING_TENTHS: u32 = 6;
 /// Nodes of one screening search.
 const SCREEN_NODES: u64 = 20_000;
+/// VCT nodes of the threat check of a position that may be the answer (half as many VCF).
+const THREAT_NODES: u64 = 200_000;
 /// First moves screened for a pair, and second moves for each.
 const PAIR_FIRSTS: usize = 24;
 const PAIR_SECONDS: usize = 24;
@@ -102,6 +106,22 @@ fn value_after(
 ) -> Option<i32> {
     let r = searcher.search(board, limits, stop, &mut |_| {})?;
     (r.depth > 0 || r.score.abs() >= WIN_MIN).then_some(-r.score)
+}
+
+/// Whether the side to move of the position `moves` lead to from `board` wins by a threat
+/// sequence (its VCF, else its VCT): a short search can miss a VCT, and a position it judged
+/// even is then lost for the side that just played.
+fn lost_to_threats(board: &Board, moves: &[Point], stop: &AtomicBool) -> bool {
+    let mut b = board.clone();
+    for &p in moves {
+        if b.play(p).is_err() {
+            return true;
+        }
+    }
+    let to_move = b.side_to_move();
+    Solvers::new(None, stop, THREAT_NODES / 2, THREAT_NODES)
+        .threat(&mut b, to_move)
+        .is_some()
 }
 
 /// Limits for one search: `share` of the time left (soft and hard), at most `nodes`, at most
@@ -179,6 +199,8 @@ fn pick(
         }
     }
     screened.sort_by_key(|(distance, _)| *distance);
+    screened.truncate(2 * FINALISTS);
+    screened.retain(|(_, c)| !lost_to_threats(board, &c.moves, stop));
     screened.truncate(FINALISTS);
     let mut best = known
         .iter()
@@ -280,7 +302,7 @@ pub fn balance_one(
     let start = Instant::now();
     let candidates = candidates(board, &limits.blocked);
     let lines = MULTIPV_LINES.min(candidates.len());
-    let known = deep_lines(
+    let mut known = deep_lines(
         searcher,
         board,
         &[],
@@ -291,6 +313,7 @@ pub fn balance_one(
         start,
         stop,
     );
+    known.retain(|k| !lost_to_threats(board, &k.moves, stop));
     if let Some(answer) = close_enough(&known, target) {
         return Some(answer);
     }
@@ -345,6 +368,7 @@ pub fn balance_two(
             stop,
         ));
     }
+    known.retain(|k| !lost_to_threats(board, &k.moves, stop));
     if let Some(answer) = close_enough(&known, target) {
         return Some(answer);
     }

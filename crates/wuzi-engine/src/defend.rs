@@ -58,24 +58,47 @@ impl Defence {
     }
 }
 
-struct Solvers<'s> {
+/// The threat solvers with their budgets.
+pub struct Solvers<'s> {
     vcf: VcfSolver<'s>,
     vct: VctSolver<'s>,
     deadline: Option<Instant>,
+    vcf_nodes: u64,
+    vct_nodes: u64,
 }
 
-impl Solvers<'_> {
-    /// The attacker's winning threat line on `board` (the attacker moves next), if any.
-    fn threat(&mut self, board: &mut Board, attacker: Color) -> Option<Vec<Point>> {
+impl<'s> Solvers<'s> {
+    /// Solvers that give up at `deadline`, or when `stop` is set, or after the given nodes.
+    pub fn new(
+        deadline: Option<Instant>,
+        stop: &'s AtomicBool,
+        vcf_nodes: u64,
+        vct_nodes: u64,
+    ) -> Solvers<'s> {
+        let mut solvers = Solvers {
+            vcf: VcfSolver::new(),
+            vct: VctSolver::new(),
+            deadline,
+            vcf_nodes,
+            vct_nodes,
+        };
+        solvers.vcf.set_stop(Some(stop));
+        solvers.vct.set_stop(Some(stop));
+        solvers
+    }
+
+    /// The attacker's winning threat line on `board` (the attacker moves next), if any: its
+    /// VCF, else its VCT (depth 8, threats up to a VCF of two fours, as at the search's root).
+    pub fn threat(&mut self, board: &mut Board, attacker: Color) -> Option<Vec<Point>> {
         self.vcf.set_deadline(self.deadline);
-        if let SolveResult::Win(line) = self.vcf.solve(board, attacker, UNLIMITED, VCF_NODES).result
-        {
+        let vcf = self.vcf.solve(board, attacker, UNLIMITED, self.vcf_nodes);
+        if let SolveResult::Win(line) = vcf.result {
             return Some(line.iter().map(|&c| board.point(c)).collect());
         }
         let limits = VctLimits {
             max_depth: 8,
             threat_depth: 2,
-            node_limit: VCT_NODES,
+            node_limit: self.vct_nodes,
             deadline: self.deadline,
         };
         match self.vct.solve_pn(board, attacker, &limits).result {
@@ -96,13 +119,7 @@ pub fn search_defend(board: &Board, limits: &Limits, stop: &AtomicBool) -> Defen
     let deadline = limits.hard_time.map(|t| start + t);
     let us = board.side_to_move();
     let them = us.opponent();
-    let mut solvers = Solvers {
-        vcf: VcfSolver::new(),
-        vct: VctSolver::new(),
-        deadline,
-    };
-    solvers.vcf.set_stop(Some(stop));
-    solvers.vct.set_stop(Some(stop));
+    let mut solvers = Solvers::new(deadline, stop, VCF_NODES, VCT_NODES);
     let mut passed = board.clone();
     passed.pass();
     let Some(threat) = solvers.threat(&mut passed, them) else {
