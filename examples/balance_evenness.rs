@@ -147,7 +147,7 @@ fn main() {
                 .iter()
                 .enumerate()
             {
-                let moves = ask_moves(&mut engine, &board, command);
+                let moves = ask_moves(&mut engine, board, command);
                 let mut after = board.clone();
                 for p in moves {
                     after.play(p).expect("a legal answer");

@@ -236,12 +236,20 @@ impl Realtimer {
                     self.send(Realtime::Lose(Coord::from(point)));
                 }
             }
-            RootEvent::Best { point, depth, .. } => {
+            // The GUI marks one best move: the best line's (a multi-PV search's later passes
+            // look for the second best, third best, ...).
+            RootEvent::Best {
+                point,
+                depth,
+                line: 1,
+                ..
+            } => {
                 let key = (u32::from(point.x) << 8) | u32::from(point.y);
                 if self.running(depth) && self.best.swap(key, Ordering::Relaxed) != key {
                     self.send(Realtime::Best(Coord::from(point)));
                 }
             }
+            RootEvent::Best { .. } => {}
         }
     }
 }
@@ -273,15 +281,20 @@ mod tests {
         assert!(cap.take_lines().is_empty(), "too shallow");
         rt.on_event(&RootEvent::Iteration { depth: 5 });
         rt.on_event(&RootEvent::Entered { point: p, depth: 5 });
-        rt.on_event(&RootEvent::Best {
+        let best = |score, line| RootEvent::Best {
             point: p,
             depth: 5,
-            score: 3,
-        });
+            score,
+            line,
+        };
+        rt.on_event(&best(3, 1));
+        rt.on_event(&best(9, 1));
+        // The best of a later multi-PV pass is no best move.
         rt.on_event(&RootEvent::Best {
-            point: p,
+            point: Point::new(3, 3),
             depth: 5,
-            score: 9,
+            score: 1,
+            line: 2,
         });
         rt.on_event(&RootEvent::Finished { point: p, depth: 5 });
         rt.on_event(&RootEvent::Lost {

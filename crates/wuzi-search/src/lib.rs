@@ -99,11 +99,13 @@ pub enum RootEvent {
     Entered { point: Point, depth: u32 },
     /// The search of a root move is finished (or was cut off by the window).
     Finished { point: Point, depth: u32 },
-    /// A root move became the best of the iteration so far.
+    /// A root move became the best so far of a pass over the root moves: of the iteration
+    /// when `line` is 1; with several lines (multi-PV), pass `line` looks for the `line`-th best.
     Best {
         point: Point,
         depth: u32,
         score: i32,
+        line: usize,
     },
     /// A root move is proven lost (the opponent makes five whatever is played).
     Lost { point: Point, depth: u32 },

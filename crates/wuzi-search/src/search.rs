@@ -128,6 +128,9 @@ pub struct Thread<'a> {
     pub(crate) root_events: Option<&'a (dyn Fn(&crate::RootEvent) + Sync)>,
     /// The stone count at which the game ends (`draw.rs`); `usize::MAX` without a draw rule.
     pub(crate) draw_at: usize,
+    /// Which multi-PV pass over the root moves runs (0: the one for the best line), for the
+    /// root's progress events.
+    pub(crate) root_line: usize,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -187,6 +190,7 @@ impl<'a> Thread<'a> {
             span: None,
             root_events: None,
             draw_at: limits.draw.map_or(usize::MAX, |d| d.stones),
+            root_line: 0,
         }
     }
 

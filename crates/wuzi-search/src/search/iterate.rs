@@ -114,6 +114,7 @@ pub(crate) fn deepen(
             } else {
                 (-INF, INF)
             };
+            thread.root_line = pv_index;
             let score = loop {
                 let score = thread.search_root(&mut rest, depth, alpha, beta);
                 if let Some(verified) = thread.root_verified.take() {

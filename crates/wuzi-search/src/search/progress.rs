@@ -49,6 +49,7 @@ impl<'a> Thread<'a> {
                 point,
                 depth,
                 score,
+                line: self.root_line + 1,
             });
         }
     }
