@@ -9,11 +9,14 @@
 //! `B`, the closest is the answer: a plausible move (or pair) that a deep search judged. Only
 //! otherwise (the best moves are all far from `B`: the side to move is well ahead) are the
 //! other candidates (empty, legal, unblocked points within two of a stone; around the centre
-//! on an empty board) screened by a small fixed-node search of the position each leads to,
-//! pairs first move by first move with the best-placed answers first; the four screened
-//! closest to `B` are searched again, deeper, each with an equal share of the time left, and
-//! the closest of all is the answer. Scores are the searcher's, from the side to move's point
-//! of view: a line's score at the root is the value for the side that plays its first move.
+//! on an empty board) screened by a small fixed-node search of the position each leads to;
+//! for a pair, that search of the position after a first move gives the other side's answer
+//! (its best move) and the pair's value (its score). The four screened closest to `B` are
+//! searched again, deeper, each with an equal share of the time left, and the closest of all
+//! is the answer. No answer may leave the side to move a win by a VCF or VCT (the threat
+//! solvers check each deep line and finalist): a short search misses such wins. Scores are the
+//! searcher's, from the side to move's point of view: a line's score at the root is the value
+//! for the side that plays its first move.
 //!
 //! Invariants: the answer's moves are legal in turn (renju included) and not blocked; the
 //! limits given (time, nodes, depth, the stop flag) bound the whole search, and a stopped
@@ -42,9 +45,6 @@ const SCREENING_TENTHS: u32 = 6;
 const SCREEN_NODES: u64 = 20_000;
 /// VCT nodes of the threat check of a position that may be the answer (half as many VCF).
 const THREAT_NODES: u64 = 200_000;
-/// First moves screened for a pair, and second moves for each.
-const PAIR_FIRSTS: usize = 24;
-const PAIR_SECONDS: usize = 24;
 
 /// The balance answer: one move or a pair, and how far its value is from the target.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -372,33 +372,82 @@ pub fn balance_two(
     if let Some(answer) = close_enough(&known, target) {
         return Some(answer);
     }
-    let mut sequences = Vec::new();
-    for first in candidates(board, blocked).into_iter().take(PAIR_FIRSTS) {
+    pick_pair(searcher, board, known, target, limits, start, stop)
+}
+
+/// The pair search when no deep pair is close enough: every first move is screened by a
+/// small search of the position it leads to, whose best move is the other side's answer and
+/// whose score that answer's value; the first moves whose pairs come closest to `target` are
+/// searched again, deeper (answer and value again), and the closest pair of all is the
+/// answer. So the second move is always the answer the search prefers, and the first move is
+/// the one that leaves the other side, answering well, nearest the target.
+fn pick_pair(
+    searcher: &mut Searcher,
+    board: &Board,
+    known: Vec<Balanced>,
+    target: i32,
+    base: &Limits,
+    start: Instant,
+    stop: &AtomicBool,
+) -> Option<Balanced> {
+    let blocked = &base.blocked;
+    // The answer to `first` and its value, from a search within `limits`.
+    let answer = |searcher: &mut Searcher, first: Point, limits: &Limits| -> Option<Balanced> {
         let mut after = board.clone();
-        if after.play(first).is_err() {
-            continue;
+        after.play(first).ok()?;
+        let limits = Limits {
+            blocked: blocked.clone(),
+            ..limits.clone()
+        };
+        let r = searcher.search(&after, &limits, stop, &mut |_| {})?;
+        (r.depth > 0 || r.score.abs() >= WIN_MIN).then(|| Balanced {
+            moves: vec![first, r.best],
+            value: r.score,
+        })
+    };
+    let mut screened: Vec<(i32, Balanced)> = Vec::new();
+    for first in candidates(board, blocked) {
+        if (!screened.is_empty() || !known.is_empty())
+            && out_of_time(start, base, SCREENING_TENTHS, stop)
+        {
+            break;
         }
-        for second in candidates(&after, blocked).into_iter().take(PAIR_SECONDS) {
-            sequences.push(vec![first, second]);
+        let limits = slice(base, start, 20, Some(SCREEN_NODES), None);
+        if let Some(pair) = answer(searcher, first, &limits) {
+            screened.push(((pair.value - target).abs(), pair));
         }
     }
-    // Interleave: the best-placed answer to every first move before the second-best of any.
-    let mut order: Vec<(usize, Vec<Point>)> = Vec::with_capacity(sequences.len());
-    let mut rank = 0;
-    let mut last_first = None;
-    for s in sequences {
-        if last_first != Some(s[0]) {
-            rank = 0;
-            last_first = Some(s[0]);
+    screened.sort_by_key(|(distance, _)| *distance);
+    screened.truncate(2 * FINALISTS);
+    screened.retain(|(_, c)| !lost_to_threats(board, &c.moves, stop));
+    screened.truncate(FINALISTS);
+    let mut best = known
+        .iter()
+        .min_by_key(|k| (k.value - target).abs())
+        .or(screened.first().map(|(_, b)| b))
+        .cloned()?;
+    let mut best_distance = if known.is_empty() {
+        i32::MAX
+    } else {
+        (best.value - target).abs()
+    };
+    let count = screened.len() as u32;
+    for (i, (_, candidate)) in screened.iter().enumerate() {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
         }
-        order.push((rank, s));
-        rank += 1;
+        let limits = slice(base, start, count - i as u32, None, None);
+        let pair = match answer(searcher, candidate.moves[0], &limits) {
+            Some(pair) if !lost_to_threats(board, &pair.moves, stop) => pair,
+            _ => candidate.clone(),
+        };
+        let distance = (pair.value - target).abs();
+        if distance < best_distance {
+            best_distance = distance;
+            best = pair;
+        }
     }
-    order.sort_by_key(|(rank, _)| *rank);
-    let sequences = order.into_iter().map(|(_, s)| s).collect();
-    pick(
-        searcher, board, sequences, known, target, limits, start, stop,
-    )
+    Some(best)
 }
 
 #[cfg(test)]
