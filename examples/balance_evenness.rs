@@ -1,12 +1,13 @@
 //! How even the balance search's answers are, judged by another engine.
 //!
 //! For each opening of a suite (and for its first three stones), the engine under test
-//! answers its best move (`YXNBEST 1`), its balanced move (`YXBALANCEONE 0`) and its balanced
-//! pair (`YXBALANCETWO 0`); a judge engine then searches each resulting position and reports
-//! its win rate for the side to move (`INFO show_detail 2`, the detail block's `WINRATE`).
-//! Printed: each position's win rates for the side that played last, and the mean distance
-//! from an even game (0.5) of each kind of answer. Used for the figures in
-//! `docs/analysis.md`:
+//! answers its best move (`YXNBEST 1`), its balanced move (`YXBALANCEONE 0`), its best move
+//! and then the other side's best answer (`YXNBEST 1` twice: the pair a balanced pair is to
+//! be compared with) and its balanced pair (`YXBALANCETWO 0`); a judge engine then searches
+//! each resulting position and reports its win rate for the side to move (`INFO show_detail
+//! 2`, the detail block's `WINRATE`). Printed: each position's win rates for the side that
+//! played last, and the mean distance from an even game (0.5) of each kind of answer. Used
+//! for the figures in `docs/analysis.md`:
 //!
 //! ```sh
 //! cargo build --release --bins --example balance_evenness
@@ -136,41 +137,50 @@ fn main() {
             e.fail("START refused");
         }
     }
-    let mut sums = [0.0f64; 3];
+    let mut sums = [0.0f64; 4];
     let mut n = 0;
-    println!("position\tstones\tbest\tbalanced one\tbalanced two");
+    println!("position\tstones\tbest\tbalanced one\tbest pair\tbalanced two");
     for (i, board) in positions.iter().enumerate() {
         {
             let stones = board.move_count();
-            let mut rates = [0.0; 3];
-            for (k, command) in ["YXNBEST 1", "YXBALANCEONE 0", "YXBALANCETWO 0"]
-                .iter()
-                .enumerate()
+            let mut rates = [0.0; 4];
+            for (k, commands) in [
+                &["YXNBEST 1"][..],
+                &["YXBALANCEONE 0"],
+                &["YXNBEST 1", "YXNBEST 1"],
+                &["YXBALANCETWO 0"],
+            ]
+            .iter()
+            .enumerate()
             {
-                let moves = ask_moves(&mut engine, board, command);
                 let mut after = board.clone();
-                for p in moves {
-                    after.play(p).expect("a legal answer");
+                for command in *commands {
+                    for p in ask_moves(&mut engine, &after, command) {
+                        after.play(p).expect("a legal answer");
+                    }
                 }
                 rates[k] = judged(&mut judge, &after, judge_time);
                 sums[k] += (rates[k] - 0.5).abs();
             }
             n += 1;
             println!(
-                "{}\t{stones}\t{:.3}\t{:.3}\t{:.3}",
+                "{}\t{stones}\t{:.3}\t{:.3}\t{:.3}\t{:.3}",
                 i + 1,
                 rates[0],
                 rates[1],
-                rates[2]
+                rates[2],
+                rates[3]
             );
         }
     }
     let n = f64::from(n.max(1));
     println!(
-        "mean |win rate - 0.5| over {n} positions: best {:.3}, balanced one {:.3}, balanced two {:.3}",
+        "mean |win rate - 0.5| over {n} positions: best {:.3}, balanced one {:.3}, \
+         best pair {:.3}, balanced two {:.3}",
         sums[0] / n,
         sums[1] / n,
-        sums[2] / n
+        sums[2] / n,
+        sums[3] / n
     );
     engine.send("END");
     judge.send("END");
