@@ -16,13 +16,10 @@ use wuzi_protocol::{Eval, Realtime};
 
 const LONG: Duration = Duration::from_secs(30);
 
-/// A middle game, Black to move: h8 i9 h10 j8 g9 j10.
+/// A quiet opening, Black to move (h8 i9 i7 g9): no threat sequence ends the search early,
+/// so every iteration runs and reports.
 fn midgame() -> Board {
-    board_of(
-        &[(7, 7), (8, 8), (7, 9), (9, 7), (6, 8), (9, 9)],
-        15,
-        Rule::Freestyle,
-    )
+    board_of(&[(7, 7), (8, 8), (8, 6), (6, 8)], 15, Rule::Freestyle)
 }
 
 /// Black (to move) has an open three on row 8; White's stones are far away.
@@ -183,7 +180,7 @@ fn no_realtime_or_detail_unless_asked_and_nothing_at_level_zero() {
 fn nbest_ends_with_each_lines_final_score_depth_and_line() {
     let b = midgame();
     // A time that ends inside a multi-PV iteration more often than not.
-    for ms in [350, 700] {
+    for ms in [500, 900] {
         let mut e = engine_with(
             &b,
             &[&format!("INFO timeout_turn {ms}"), "INFO show_detail 2"],
@@ -719,8 +716,18 @@ fn hash_tables_are_saved_and_loaded_with_a_checked_header() {
     let dir = std::env::temp_dir().join(format!("wuzi-hash-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp folder");
     let file = dir.join("analysis one.hash");
-    let b = midgame();
-    let mut e = engine_with(&b, &["INFO timeout_turn 400", "INFO show_detail 0"]);
+    // A quiet position (no threat sequence ends the search before it fills the table) and a
+    // search to a fixed depth: the table holds thousands of entries however loaded the
+    // machine is.
+    let b = board_of(&[(7, 7), (8, 8), (8, 6)], 15, Rule::Freestyle);
+    let mut e = engine_with(
+        &b,
+        &[
+            "INFO timeout_turn 30000",
+            "INFO max_depth 6",
+            "INFO show_detail 0",
+        ],
+    );
     e.send("YXNBEST 2");
     let _ = e.expect_move();
     let usage = ask_line(&mut e, "YXSHOWHASHUSAGE");
