@@ -317,9 +317,22 @@ fn answered_moves(e: &Engine, model: &Model, lines: &[String]) -> Vec<Vec<Point>
     out
 }
 
+/// Whether a junk line keeps the engine busy for a moment, as a search does (the table
+/// commands run on the search thread and the session waits for them): lines that arrive
+/// meanwhile wait in the engine's queue, which refuses more than 4,096 (`protocol.md`), so
+/// the driver waits for the engine before sending a flood of churn after one.
+fn busies_the_engine(j: &Junk) -> bool {
+    matches!(j, Junk::Line(l, _) if l.starts_with("YXHASH") || l.starts_with("YXSHOWHASHUSAGE"))
+}
+
 fn run_item(e: &mut Engine, model: &mut Model, item: &Item) {
     match item {
-        Item::Junk(j) => send_junk(e, j),
+        Item::Junk(j) => {
+            send_junk(e, j);
+            if busies_the_engine(j) {
+                let _ = sync(e);
+            }
+        }
         Item::CutBlock(opener, lines, ending) => {
             let mut s = format!("{opener}\r\n");
             for (x, y, f) in lines {

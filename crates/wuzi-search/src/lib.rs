@@ -324,6 +324,10 @@ impl Searcher {
         path: &std::path::Path,
         meta: &tt::TableMeta,
     ) -> Result<usize, tt::TableFileError> {
+        if self.table.is_none() {
+            // A file that will be refused allocates no table.
+            tt::TranspositionTable::check_file(path, meta)?;
+        }
         let bytes = self.hash_bytes;
         self.table
             .get_or_insert_with(|| tt::TranspositionTable::new(bytes))

@@ -233,7 +233,7 @@ impl TranspositionTable {
     /// saved for a game like `meta`; returns how many entries it held. On any error the table
     /// is unchanged.
     pub fn load(&mut self, path: &Path, meta: &TableMeta) -> Result<usize, TableFileError> {
-        let count = self.check_file(path, meta)?;
+        let count = Self::check_file(path, meta)?;
         let damaged = |why: &str| TableFileError::Damaged {
             path: path.to_path_buf(),
             why: why.to_string(),
@@ -276,9 +276,9 @@ impl TranspositionTable {
         Ok(count as usize)
     }
 
-    /// Reads the whole file once without touching the table: header, length, entries and
+    /// Reads the whole file once without touching any table: header, length, entries and
     /// checksum. Returns the number of entries.
-    fn check_file(&self, path: &Path, meta: &TableMeta) -> Result<u64, TableFileError> {
+    pub fn check_file(path: &Path, meta: &TableMeta) -> Result<u64, TableFileError> {
         let read_err = |source| TableFileError::Read {
             path: path.to_path_buf(),
             source,
