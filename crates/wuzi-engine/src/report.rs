@@ -134,9 +134,15 @@ impl Reporter {
         if !self.how.final_lines || !(self.how.progress || self.how.detail) {
             return;
         }
-        let finals: Vec<Info> = result
-            .pv
-            .iter()
+        // Line 1 is the move played; a selective search's later multi-PV pass can score
+        // above an earlier one, so lines 2 and up are written best first (deepest first,
+        // then by score), as a GUI lists them.
+        let mut lines: Vec<&PvLine> = result.pv.iter().collect();
+        if lines.len() > 2 {
+            lines[1..].sort_by_key(|l| (std::cmp::Reverse(l.depth), std::cmp::Reverse(l.score)));
+        }
+        let finals: Vec<Info> = lines
+            .into_iter()
             .enumerate()
             .map(|(k, line)| final_info(k + 1, line, result.nodes, elapsed))
             .collect();
@@ -202,12 +208,14 @@ impl Realtimer {
         self.out.send(&event.reply());
     }
 
-    /// Whether the display runs, starting it when the search is past its thresholds.
-    fn running(&self, depth: u32) -> bool {
+    /// Whether the display runs, starting it when the search is past its thresholds and
+    /// `may_start` (only at an iteration or a move entered: a display that started inside a
+    /// move would write its `DONE` without its `POS`).
+    fn running(&self, depth: u32, may_start: bool) -> bool {
         if self.on.load(Ordering::Relaxed) {
             return true;
         }
-        if depth >= REALTIME_MIN_DEPTH && self.started.elapsed() >= REALTIME_MIN_TIME {
+        if may_start && depth >= REALTIME_MIN_DEPTH && self.started.elapsed() >= REALTIME_MIN_TIME {
             self.on.store(true, Ordering::Relaxed);
             return true;
         }
@@ -217,22 +225,22 @@ impl Realtimer {
     pub fn on_event(&self, event: &RootEvent) {
         match *event {
             RootEvent::Iteration { depth } => {
-                if self.running(depth) {
+                if self.running(depth, true) {
                     self.send(Realtime::Refresh);
                 }
             }
             RootEvent::Entered { point, depth } => {
-                if self.running(depth) {
+                if self.running(depth, true) {
                     self.send(Realtime::Pos(Coord::from(point)));
                 }
             }
             RootEvent::Finished { point, depth } => {
-                if self.running(depth) {
+                if self.running(depth, false) {
                     self.send(Realtime::Done(Coord::from(point)));
                 }
             }
             RootEvent::Lost { point, depth } => {
-                if self.running(depth) {
+                if self.running(depth, false) {
                     self.send(Realtime::Lose(Coord::from(point)));
                 }
             }
@@ -245,7 +253,7 @@ impl Realtimer {
                 ..
             } => {
                 let key = (u32::from(point.x) << 8) | u32::from(point.y);
-                if self.running(depth) && self.best.swap(key, Ordering::Relaxed) != key {
+                if self.running(depth, false) && self.best.swap(key, Ordering::Relaxed) != key {
                     self.send(Realtime::Best(Coord::from(point)));
                 }
             }
