@@ -4,9 +4,10 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
+use wuzi_core::rng::Rng;
 use wuzi_eval::eval;
 use wuzi_search::bench::POSITIONS;
-use wuzi_search::movepick::{opponent_threatens_open_four, MoveList};
+use wuzi_search::movepick::{Facing, MoveList};
 use wuzi_search::tt::{Bound, TranspositionTable};
 use wuzi_search::{Limits, Searcher};
 
@@ -41,8 +42,8 @@ fn move_generation(c: &mut Criterion) {
             let mut n = 0;
             for (_, b) in boards.iter_mut() {
                 let us = b.side_to_move();
-                let threatened = opponent_threatens_open_four(b, us.opponent());
-                list.fill(b, us, threatened, None, [None; 3], &history);
+                let facing = Facing::of(b, us);
+                list.fill(b, us, facing, None, [None; 3], &history);
                 n += list.moves.len();
             }
             n
@@ -72,14 +73,9 @@ fn short_search(c: &mut Criterion) {
 /// does: the cost is the memory traffic of one bucket, one cache line when buckets are aligned.
 fn table_traffic(c: &mut Criterion) {
     let table = TranspositionTable::new(64 << 20);
-    let mut key = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next_key = move || {
-        // xorshift64: keys spread over every bucket, no pattern the prefetcher could follow.
-        key ^= key << 13;
-        key ^= key >> 7;
-        key ^= key << 17;
-        key
-    };
+    // Random keys: spread over every bucket, no pattern the prefetcher could follow.
+    let mut keys = Rng::new(1);
+    let mut next_key = move || keys.next_u64();
     c.bench_function("table_store_then_probe_1024_keys", |bench| {
         bench.iter(|| {
             let mut hits = 0;

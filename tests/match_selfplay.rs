@@ -3,25 +3,18 @@
 //! move limit), none by time or any fault. Also checks that the runner adjudicated the fives
 //! itself correctly (replayed with wuzi-core).
 
-use std::path::PathBuf;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use wuzi_core::{Board, Color};
 use wuzi_match::clock::TimeControl;
 use wuzi_match::opening::load_suite;
-use wuzi_match::{run_match, EndReason, EngineSpec, MatchConfig, Quiet};
-
-fn wuzi(name: &str) -> EngineSpec {
-    let mut spec = EngineSpec::new(env!("CARGO_BIN_EXE_pbrain-wuzi"));
-    spec.name = name.to_string();
-    spec
-}
+use wuzi_match::{EndReason, MatchConfig};
+use wuzi_testkit::data::openings_dir;
+use wuzi_testkit::matches::{play_within, wuzi};
 
 #[test]
 fn selfplay_at_short_time_control_two_at_once_has_no_time_losses() {
-    let suite =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/openings/freestyle15-gomocup2026.txt");
+    let suite = openings_dir().join("freestyle15-gomocup2026.txt");
     let mut cfg = MatchConfig::new(wuzi("wuzi-a"), wuzi("wuzi-b"));
     cfg.openings = load_suite(&suite).expect("opening suite")[..2].to_vec();
     cfg.games = 4;
@@ -36,14 +29,7 @@ fn selfplay_at_short_time_control_two_at_once_has_no_time_losses() {
     };
     cfg.max_memory = 128 << 20;
     cfg.max_moves = Some(60);
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(run_match(&cfg, &mut Quiet));
-    });
-    let summary = rx
-        .recv_timeout(Duration::from_secs(100))
-        .expect("the match finished in time")
-        .expect("the match ran");
+    let summary = play_within(Duration::from_secs(100), cfg);
     println!("{}", summary.stats.report(["wuzi-a", "wuzi-b"]));
     for g in &summary.games {
         let slowest = g.moves.iter().map(|m| m.time).max().unwrap_or_default();

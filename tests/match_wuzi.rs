@@ -3,27 +3,18 @@
 //! and the engine's `MESSAGE` search lines land in the message log.
 
 use std::path::PathBuf;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use wuzi_core::Rule;
 use wuzi_match::clock::TimeControl;
 use wuzi_match::opening::load_suite;
-use wuzi_match::{run_match, EndReason, EngineSpec, MatchConfig, MatchSummary, Quiet};
+use wuzi_match::{EndReason, MatchConfig, MatchSummary};
 use wuzi_protocol::SearchInfo;
-
-fn wuzi(name: &str) -> EngineSpec {
-    let mut spec = EngineSpec::new(env!("CARGO_BIN_EXE_pbrain-wuzi"));
-    spec.name = name.to_string();
-    spec
-}
+use wuzi_testkit::data::openings_dir;
+use wuzi_testkit::matches::{play_within, wuzi};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("match-wuzi-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    wuzi_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), &format!("match-wuzi-{name}"))
 }
 
 fn quick(cfg: &mut MatchConfig) {
@@ -41,14 +32,7 @@ fn quick(cfg: &mut MatchConfig) {
 }
 
 fn play(cfg: MatchConfig) -> MatchSummary {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(run_match(&cfg, &mut Quiet));
-    });
-    let summary = rx
-        .recv_timeout(Duration::from_secs(100))
-        .expect("the match finished in time")
-        .expect("the match ran");
+    let summary = play_within(Duration::from_secs(100), cfg);
     for g in &summary.games {
         assert!(
             g.reason == EndReason::Five || g.reason.is_draw(),
@@ -63,8 +47,7 @@ fn play(cfg: MatchConfig) -> MatchSummary {
 #[test]
 fn renju_with_balanced_openings_and_a_message_log() {
     let dir = scratch("renju");
-    let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("data/openings/renju15-katagomo-balanced200.txt");
+    let suite = openings_dir().join("renju15-katagomo-balanced200.txt");
     let mut cfg = MatchConfig::new(wuzi("wuzi-a"), wuzi("wuzi-b"));
     quick(&mut cfg);
     cfg.rule = Rule::Renju;

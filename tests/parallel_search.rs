@@ -8,15 +8,13 @@
 use std::sync::atomic::AtomicBool;
 use wuzi_search::bench::{BenchPosition, POSITIONS};
 use wuzi_search::parallel::{Pool, Split};
+use wuzi_search::params::PLY;
 use wuzi_search::search::{RootMove, Thread};
 use wuzi_search::tt::TranspositionTable;
 use wuzi_search::{Limits, Options, Searcher, SplitDepth, WIN};
 
 fn depth() -> u32 {
-    std::env::var("WUZI_PARALLEL_DEPTH")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3)
+    wuzi_testkit::env_or("WUZI_PARALLEL_DEPTH", 3)
 }
 
 fn search(
@@ -61,6 +59,7 @@ const EXACT: Options = Options {
         other: 9,
         idle: 4,
     },
+    stats: false,
 };
 
 #[test]
@@ -147,7 +146,7 @@ fn concurrent_principal_keeps_the_value_in_aspiration_windows() {
                     depth: 0,
                 })
                 .collect();
-            let got = thread.search_root(&mut moves, depth as i32, alpha, beta);
+            let got = thread.search_root(&mut moves, depth as i32 * PLY, alpha, beta);
             let expected = if v <= alpha {
                 got <= alpha
             } else if v >= beta {

@@ -23,8 +23,7 @@ fn engine_in_game(rule: u32) -> (Engine, Board) {
     let mut board = Board::new(15, 15, r).unwrap();
     e.send("TURN 10,10");
     play_checked(&e, &mut board, Point::new(10, 10));
-    let m = e.expect_move();
-    play_checked(&e, &mut board, m);
+    e.play_reply(&mut board);
     (e, board)
 }
 
@@ -47,10 +46,8 @@ fn assert_intact(e: &mut Engine, board: &mut Board, probe_empty: &[(u32, u32)]) 
         .into_iter()
         .find(|&p| board.clone().is_legal(p))
         .unwrap_or_else(|| e.fail("no free point"));
-    e.send(&format!("TURN {},{}", next.x, next.y));
-    play_checked(e, board, next);
-    let m = e.expect_move();
-    play_checked(e, board, m);
+    e.turn(board, next);
+    e.play_reply(board);
 }
 
 #[test]
@@ -253,7 +250,6 @@ fn renju_forbidden_points_are_refused_for_play() {
     assert!(reply.contains("forbidden"), "{reply}");
     // Black (the engine, to move) answers a legal move, never (3,3).
     e.send("YXNBEST 1");
-    let m = e.expect_move();
-    play_checked(&e, &mut fresh, m);
+    e.play_reply(&mut fresh);
     assert_intact(&mut e, &mut fresh, &[]);
 }

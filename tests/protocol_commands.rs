@@ -55,13 +55,10 @@ fn begin_turn_and_board_answer_moves_in_lf_and_crlf() {
         assert_eq!(e.ask("START 15"), "OK");
         let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
         e.send("BEGIN");
-        let first = e.expect_move();
-        play_checked(&e, &mut board, first);
+        e.play_reply(&mut board);
         let p = free_point(&board);
-        e.send(&format!("TURN {},{}", p.x, p.y));
-        play_checked(&e, &mut board, p);
-        let second = e.expect_move();
-        play_checked(&e, &mut board, second);
+        e.turn(&mut board, p);
+        e.play_reply(&mut board);
         e.send("BOARD");
         for line in ["7,7,1", "8,8,2", "9,9,1", "10,10,2"] {
             e.send(line);
@@ -117,11 +114,9 @@ fn takeback_and_play() {
     // Now the board is empty: the engine moves as Black.
     let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
     e.send("BEGIN");
-    let first = e.expect_move();
-    play_checked(&e, &mut board, first);
+    let first = e.play_reply(&mut board);
     let p = free_point(&board);
-    e.send(&format!("TURN {},{}", p.x, p.y));
-    play_checked(&e, &mut board, p);
+    e.turn(&mut board, p);
     let m = e.expect_move();
     assert_eq!(e.ask(&format!("TAKEBACK {},{}", m.x, m.y)), "OK");
     // PLAY places the engine's move and echoes it.
@@ -185,17 +180,14 @@ fn unsupported_rule_is_an_error_at_the_next_game_command() {
     assert_eq!(e.ask("START 15"), "OK");
     let mut board = Board::new(15, 15, Rule::Standard).unwrap();
     e.send("BEGIN");
-    let m = e.expect_move();
-    play_checked(&e, &mut board, m);
+    e.play_reply(&mut board);
     // A bad rule in mid-game refuses the next move and keeps the position.
     let p = free_point(&board);
     e.send("INFO rule 7");
     e.expect_error(&format!("TURN {},{}", p.x, p.y));
     e.send("INFO rule 1");
-    e.send(&format!("TURN {},{}", p.x, p.y));
-    play_checked(&e, &mut board, p);
-    let m = e.expect_move();
-    play_checked(&e, &mut board, m);
+    e.turn(&mut board, p);
+    e.play_reply(&mut board);
 }
 
 #[test]

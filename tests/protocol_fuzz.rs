@@ -24,7 +24,8 @@
 //! on the board are added to (or removed from) the model's blocked points; junk may block
 //! more (a junk `YXBLOCK`, then `7,7`, then `DONE`), which only leaves the model knowing less.
 //!
-//! CI runs a few cases (`WUZI_FUZZ_CASES`, default 6); `docs/fuzzing.md` has the long runs.
+//! CI runs a few cases (`WUZI_FUZZ_CASES`, default 6); `docs/fuzzing.md` says how to run long
+//! runs, and `docs/journal/fuzzing.md` records them.
 
 mod protocol_support;
 
@@ -608,10 +609,7 @@ fn fuzz_case(rule: Rule, initial: &[(u8, u8)], items: &[Item]) {
 }
 
 fn cases() -> u32 {
-    std::env::var("WUZI_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(6)
+    wuzi_testkit::env_or("WUZI_FUZZ_CASES", 6)
 }
 
 proptest! {

@@ -53,9 +53,14 @@ fn check_and_play(e: &Engine, board: &mut Board, m: Point) {
             e.fail(&format!("{m} misses the win in one at {fives:?}"));
         }
     } else {
+        // A five threatened at one legal point must be stopped: by a stone on it, or, in
+        // caro, by one beyond it that leaves the five blocked at both ends.
         let threats = board.five_points(us.opponent());
         if threats.len() == 1 && board.clone().is_legal(threats[0]) && m != threats[0] {
-            e.fail(&format!("{m} does not block the five at {}", threats[0]));
+            let mut after = board.clone();
+            if after.play(m).is_err() || !after.five_points(us.opponent()).is_empty() {
+                e.fail(&format!("{m} does not block the five at {}", threats[0]));
+            }
         }
     }
     play_checked(e, board, m);

@@ -3,31 +3,29 @@
 
 mod protocol_support;
 
-use protocol_support::{play_checked, Engine, Lcg};
+use protocol_support::Engine;
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Point, Rule};
 
 /// Plays `moves` searched moves from a middle-game position on 20x20.
 fn play_searched_moves(e: &mut Engine, moves: usize, seed: u64) {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut board = Board::new(20, 20, Rule::Freestyle).unwrap();
     assert_eq!(e.ask("START 20"), "OK");
     e.send("BEGIN");
-    let m = e.expect_move();
-    play_checked(e, &mut board, m);
+    e.play_reply(&mut board);
     for _ in 0..moves {
         let near: Vec<Point> = board
             .empty_points()
             .into_iter()
             .filter(|p| p.x.abs_diff(10) <= 4 && p.y.abs_diff(10) <= 4)
             .collect();
-        let p = near[rng.next(near.len() as u64) as usize];
-        e.send(&format!("TURN {},{}", p.x, p.y));
-        play_checked(e, &mut board, p);
+        let p = near[rng.below(near.len())];
+        e.turn(&mut board, p);
         if board.winner().is_some() {
             break;
         }
-        let m = e.expect_move();
-        play_checked(e, &mut board, m);
+        e.play_reply(&mut board);
         if board.winner().is_some() {
             break;
         }

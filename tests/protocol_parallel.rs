@@ -7,8 +7,9 @@
 
 mod protocol_support;
 
-use protocol_support::{free_point, play_checked, Engine, Lcg};
+use protocol_support::{free_point, play_checked, Engine};
 use std::time::Duration;
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Point, Rule};
 
 /// Generous bound on a reply after `YXSTOP` or a short turn: a lost reply fails, a slow one
@@ -16,10 +17,7 @@ use wuzi_core::{Board, Point, Rule};
 const LIVENESS: Duration = Duration::from_secs(10);
 
 fn steps() -> usize {
-    std::env::var("WUZI_STRESS_STEPS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(150)
+    wuzi_testkit::env_or("WUZI_STRESS_STEPS", 150)
 }
 
 /// A fresh engine on 4 threads with short turns, a game started.
@@ -33,7 +31,7 @@ fn fresh(board: &mut Board) -> Engine {
 }
 
 /// A random empty point near the stones (or the centre).
-fn near_point(board: &Board, rng: &mut Lcg) -> Point {
+fn near_point(board: &Board, rng: &mut Rng) -> Point {
     let near: Vec<Point> = board
         .empty_points()
         .into_iter()
@@ -42,27 +40,13 @@ fn near_point(board: &Board, rng: &mut Lcg) -> Point {
     if near.is_empty() {
         free_point(board)
     } else {
-        near[rng.next(near.len() as u64) as usize]
-    }
-}
-
-/// The engine's next non-MESSAGE line must be one legal move; it is played.
-fn expect_legal_move(e: &mut Engine, board: &mut Board) {
-    let mut messages = Vec::new();
-    let Some(reply) = e.reply_within(LIVENESS, &mut messages) else {
-        e.fail("no move: a lost reply or a deadlock")
-    };
-    match wuzi_protocol::Reply::parse(&reply) {
-        Ok(wuzi_protocol::Reply::Move(c)) => {
-            play_checked(e, board, Point::new(c.x as u8, c.y as u8));
-        }
-        _ => e.fail(&format!("expected a move, got {reply:?}")),
+        near[rng.below(near.len())]
     }
 }
 
 #[test]
 fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
-    let mut rng = Lcg(0x5eed_0011);
+    let mut rng = Rng::new(0x5eed_0011);
     let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
     let mut e = fresh(&mut board);
     let mut searches = 0;
@@ -71,7 +55,7 @@ fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
             assert_eq!(e.ask("RESTART"), "OK");
             board = Board::new(15, 15, Rule::Freestyle).unwrap();
         }
-        match rng.next(10) {
+        match rng.below(10) {
             // A normal short search: the opponent's move or BEGIN.
             0..=3 => {
                 if board.move_count() == 0 {
@@ -84,7 +68,7 @@ fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
                     }
                     e.send(&format!("TURN {},{}", p.x, p.y));
                 }
-                expect_legal_move(&mut e, &mut board);
+                e.play_reply(&mut board);
                 searches += 1;
             }
             // A long search stopped at once or after a moment.
@@ -104,30 +88,30 @@ fn many_short_parallel_searches_with_stops_restarts_and_thread_changes() {
                     }
                     .as_str(),
                 );
-                if rng.next(2) == 0 {
-                    std::thread::sleep(Duration::from_millis(rng.next(20)));
+                if rng.below(2) == 0 {
+                    std::thread::sleep(Duration::from_millis(rng.below(20) as u64));
                 }
                 e.send("YXSTOP");
-                expect_legal_move(&mut e, &mut board);
+                e.play_reply(&mut board);
                 e.send("INFO timeout_turn 30");
                 searches += 1;
             }
             // The thread count changes between moves (0: one per core).
             6 | 7 => {
-                let threads = [0, 1, 2, 3, 4, 8][rng.next(6) as usize];
+                let threads = [0, 1, 2, 3, 4, 8][rng.below(6)];
                 e.send(&format!("INFO thread_num {threads}"));
             }
             // A new game with a new thread count right after START.
             8 => {
                 assert_eq!(e.ask("START 15"), "OK");
                 board = Board::new(15, 15, Rule::Freestyle).unwrap();
-                e.send(&format!("INFO thread_num {}", 1 + rng.next(4)));
+                e.send(&format!("INFO thread_num {}", 1 + rng.below(4)));
             }
             // END during a search, then a new engine.
             _ => {
                 e.send("INFO timeout_turn 20000");
                 e.send("BEGIN");
-                std::thread::sleep(Duration::from_millis(rng.next(10)));
+                std::thread::sleep(Duration::from_millis(rng.below(10) as u64));
                 e.send("END");
                 if e.exit_within(LIVENESS).is_none() {
                     e.fail("END during a 4-thread search did not end the engine");
@@ -173,7 +157,7 @@ fn threads_flag_sets_the_default_and_rejects_nonsense() {
     e.send("INFO timeout_turn 200");
     assert_eq!(e.ask("START 15"), "OK");
     e.send("BEGIN");
-    expect_legal_move(&mut e, &mut board);
+    e.play_reply(&mut board);
     let mut bad = Engine::spawn_with_args(&["--threads", "many"]);
     match bad.exit_within(LIVENESS) {
         Some(status) => assert_eq!(status.code(), Some(2)),
@@ -183,14 +167,14 @@ fn threads_flag_sets_the_default_and_rejects_nonsense() {
 
 /// Plays `moves` searched moves on 20x20 and returns the peak resident size.
 fn peak_after_searches(e: &mut Engine, moves: usize) -> u64 {
-    let mut rng = Lcg(77);
+    let mut rng = Rng::new(77);
     let mut board = Board::new(20, 20, Rule::Freestyle).unwrap();
     assert_eq!(e.ask("START 20"), "OK");
     e.send("BEGIN");
-    expect_legal_move(e, &mut board);
+    e.play_reply(&mut board);
     for _ in 0..moves {
         let p = free_point(&board);
-        let p = if rng.next(2) == 0 {
+        let p = if rng.below(2) == 0 {
             p
         } else {
             near_point(&board, &mut rng)
@@ -200,7 +184,7 @@ fn peak_after_searches(e: &mut Engine, moves: usize) -> u64 {
             break;
         }
         e.send(&format!("TURN {},{}", p.x, p.y));
-        expect_legal_move(e, &mut board);
+        e.play_reply(&mut board);
         if board.winner().is_some() {
             break;
         }

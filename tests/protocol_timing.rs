@@ -7,17 +7,18 @@ mod protocol_support;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use protocol_support::{free_point, play_checked, Engine, Lcg};
+use protocol_support::{free_point, play_checked, Engine};
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Point, Rule};
 
 /// A middle-game position of `n` stones near the centre with no five, as BOARD lines for the
 /// side to move next (field 1 = the engine).
 fn midgame(seed: u64, size: usize, n: usize) -> (Board, Vec<String>) {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut board = Board::new(size, size, Rule::Freestyle).unwrap();
-    let c = size as u64 / 2;
+    let c = size / 2;
     while board.move_count() < n {
-        let p = Point::new((c + rng.next(9) - 4) as u8, (c + rng.next(9) - 4) as u8);
+        let p = Point::new((c + rng.below(9) - 4) as u8, (c + rng.below(9) - 4) as u8);
         if board.is_empty_at(p) {
             board.play(p).unwrap();
             if board.winner().is_some() || !board.five_points(board.side_to_move()).is_empty() {
@@ -133,16 +134,14 @@ fn info_is_read_while_thinking() {
         "ABOUT during a search: {about:?}"
     );
     e.send("YXSTOP");
-    let m = e.expect_move();
-    play_checked(&e, &mut board, m);
+    e.play_reply(&mut board);
     let p = board
         .empty_points()
         .into_iter()
         .find(|p| board.clone().is_legal(*p))
         .unwrap();
     let sent = Instant::now();
-    e.send(&format!("TURN {},{}", p.x, p.y));
-    play_checked(&e, &mut board, p);
+    e.turn(&mut board, p);
     let m = e.expect_move();
     let took = sent.elapsed();
     assert!(
@@ -177,13 +176,10 @@ fn info_thread_num_right_after_start_does_not_block() {
         e.send_raw(text.as_bytes());
         assert_eq!(e.reply(), "OK");
         let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
-        let m = e.expect_move();
-        play_checked(&e, &mut board, m);
+        e.play_reply(&mut board);
         let p = free_point(&board);
-        e.send(&format!("TURN {},{}", p.x, p.y));
-        play_checked(&e, &mut board, p);
-        let m = e.expect_move();
-        play_checked(&e, &mut board, m);
+        e.turn(&mut board, p);
+        e.play_reply(&mut board);
     }
 }
 
@@ -195,19 +191,17 @@ fn no_reply_is_lost_when_the_manager_answers_at_once() {
         e.send("INFO rule 1");
         assert_eq!(e.ask("START 15"), "OK");
         let mut board = Board::new(15, 15, Rule::Standard).unwrap();
-        let mut rng = Lcg(turn_ms + 1);
+        let mut rng = Rng::new(turn_ms + 1);
         // The test answers each move the moment it arrives, with a random legal move.
         e.send("BEGIN");
         loop {
-            let m = e.expect_move();
-            play_checked(&e, &mut board, m);
+            e.play_reply(&mut board);
             if board.winner().is_some() || board.is_full() {
                 break;
             }
             let free = board.empty_points();
-            let p = free[rng.next(free.len() as u64) as usize];
-            e.send(&format!("TURN {},{}", p.x, p.y));
-            play_checked(&e, &mut board, p);
+            let p = free[rng.below(free.len())];
+            e.turn(&mut board, p);
             if board.winner().is_some() || board.is_full() {
                 // The engine still answers; then the game is over.
                 let _ = e.reply();

@@ -5,4 +5,3 @@
 pub mod analysis;
 
 pub use wuzi_testkit::engine::*;
-pub use wuzi_testkit::Lcg;

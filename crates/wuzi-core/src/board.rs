@@ -7,7 +7,8 @@
 //! `(y + 5) * stride + (x + 5)`. The four line directions are the offsets
 //! `1, stride, stride + 1, stride - 1` (right, down, down-right, down-left).
 //!
-//! Invariants, after every `make`/`unmake` (checked by `reference::check_consistency`):
+//! Invariants, after every `make`/`unmake` (checked by `wuzi-testkit`'s
+//! `reference::check_consistency`):
 //! - `keys[c][d]` is the line key (see `pattern.rs`) of cell `c` in direction `d`, for every
 //!   on-board cell, empty or not; under freestyle, whose patterns never depend on the fifth
 //!   cell out, stones at distance five are left out of the keys (a fifth fewer updates);
@@ -322,6 +323,14 @@ impl Board {
     #[inline]
     pub fn last_cell(&self) -> Option<Cell> {
         self.moves.checked_sub(1).map(|i| self.history_entry(i).1)
+    }
+
+    /// The stone placed `back` stones before the last one (0: the last), with its colour.
+    #[inline]
+    pub fn recent_move(&self, back: usize) -> Option<(Color, Cell)> {
+        self.moves
+            .checked_sub(back + 1)
+            .map(|i| self.history_entry(i))
     }
 
     /// Stones of one colour.

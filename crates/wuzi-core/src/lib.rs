@@ -1,4 +1,4 @@
-//! wuzi-core: the board, the four Gomocup rules, Zobrist hashing and incrementally kept line
+//! wuzi-core: the board, the five rules, Zobrist hashing and incrementally kept line
 //! patterns. Knows nothing of search or protocol.
 //!
 //! - `geometry`: supported sizes and the padded cell array's bounds (used by everything below);
@@ -6,18 +6,23 @@
 //! - `pattern`: line keys, per-rule pattern tables and the threat combination;
 //! - `rule`: what wins under each rule; `renju`: Black's forbidden moves;
 //! - `zobrist`: fixed-seed hash keys; `symmetry`: board symmetries; `rng`: the seeded
-//!   generator every reproducible random choice uses;
-//! - `reference`: the slow classifier the fast structures are tested against.
+//!   generator every reproducible random choice uses; `shard`: splitting numbered work into
+//!   shards that run apart, and the stable fingerprint that recognises their pieces;
+//! - `notation`: the one reader (and writer) of positions as text: point names, move lists,
+//!   coordinate lists, board sizes, diagrams.
+//!
+//! The slow classifier that the fast structures are tested against is `wuzi-testkit`'s
+//! `reference`.
 
 pub mod bitboard;
 pub mod board;
 pub mod geometry;
 pub mod notation;
 pub mod pattern;
-pub mod reference;
 mod renju;
 pub mod rng;
 pub mod rule;
+pub mod shard;
 pub mod symmetry;
 mod types;
 pub mod zobrist;

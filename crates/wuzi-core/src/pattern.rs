@@ -10,7 +10,8 @@
 //!
 //! Everything here is defined by fives *through the centre cell*: a five the centre takes no
 //! part in is not the centre's business. The tables are generated at first use by dynamic
-//! programming over keys; `reference.rs` holds the slow classifier they are tested against.
+//! programming over keys; `wuzi-testkit`'s `reference` holds the slow classifier they are
+//! tested against.
 
 use crate::rule::{Rule, RunEnd};
 use crate::types::Color;

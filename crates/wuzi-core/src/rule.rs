@@ -1,5 +1,6 @@
-//! The four Gomocup rules and the one question every other module asks of them: does a
-//! maximal run of one colour's stones win?
+//! The five rules (Gomocup's freestyle, standard, renju and caro, and caro with exact fives)
+//! and the one question every other module asks of them: does a maximal run of one colour's
+//! stones win?
 //!
 //! - freestyle: five or more in a row wins;
 //! - standard: exactly five wins, an overline wins for nobody;

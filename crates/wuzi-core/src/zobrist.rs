@@ -1,18 +1,11 @@
 //! Zobrist keys: one 64-bit key per colour and padded cell, and one for the side to move,
-//! generated at compile time by splitmix64 from a fixed seed so that hashes are the same
-//! in every run and every build.
+//! generated at compile time by the project's generator (`rng::step`, SplitMix64) from a
+//! fixed seed so that hashes are the same in every run and every build.
 
 use crate::geometry::MAX_CELLS;
+use crate::rng::step;
 
 const SEED: u64 = 0x5755_5a49_2d47_4f4d; // "WUZI-GOM"
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let next = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = next;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (next, z ^ (z >> 31))
-}
 
 const fn generate() -> ([[u64; MAX_CELLS]; 2], u64) {
     let mut keys = [[0u64; MAX_CELLS]; 2];
@@ -21,14 +14,14 @@ const fn generate() -> ([[u64; MAX_CELLS]; 2], u64) {
     while color < 2 {
         let mut cell = 0;
         while cell < MAX_CELLS {
-            let (next, value) = splitmix64(state);
+            let (next, value) = step(state);
             state = next;
             keys[color][cell] = value;
             cell += 1;
         }
         color += 1;
     }
-    let (_, side) = splitmix64(state);
+    let (_, side) = step(state);
     (keys, side)
 }
 

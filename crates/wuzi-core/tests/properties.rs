@@ -5,23 +5,9 @@
 
 use proptest::prelude::*;
 use wuzi_core::pattern::{decode_window, KEY_COUNT, REACH};
-use wuzi_core::{reference, Board, Color, Point, Rule};
-
-/// A small deterministic generator so that a failing case replays from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use wuzi_core::rng::Rng;
+use wuzi_core::{Board, Color, Point, Rule};
+use wuzi_testkit::reference;
 
 /// A random empty point, usually next to the last stones so that real shapes form.
 fn random_point(board: &Board, rng: &mut Rng) -> Option<Point> {
@@ -30,7 +16,7 @@ fn random_point(board: &Board, rng: &mut Rng) -> Option<Point> {
         return None;
     }
     if let Some(last) = board.last_move() {
-        if rng.below(4) != 0 {
+        if rng.below_by_remainder(4) != 0 {
             let near: Vec<Point> = empties
                 .iter()
                 .copied()
@@ -40,11 +26,11 @@ fn random_point(board: &Board, rng: &mut Rng) -> Option<Point> {
                 })
                 .collect();
             if !near.is_empty() {
-                return Some(near[rng.below(near.len())]);
+                return Some(near[rng.below_by_remainder(near.len() as u64) as usize]);
             }
         }
     }
-    Some(empties[rng.below(empties.len())])
+    Some(empties[rng.below_by_remainder(empties.len() as u64) as usize])
 }
 
 fn random_walk(
@@ -55,11 +41,11 @@ fn random_walk(
     steps: usize,
     check_forbidden: bool,
 ) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut board = Board::new(width, height, rule).expect("size");
     let mut keys = vec![board.hash()];
     for step in 0..steps {
-        let roll = rng.below(10);
+        let roll = rng.below_by_remainder(10) as usize;
         if roll < 2 && board.move_count() > 0 {
             board.undo().expect("undo");
             keys.pop();
@@ -82,7 +68,7 @@ fn random_walk(
         } else if let Some(p) = random_point(&board, &mut rng) {
             if roll == 2 {
                 // A composed position: the same side moves twice.
-                let color = if rng.below(2) == 0 {
+                let color = if rng.below_by_remainder(2) == 0 {
                     Color::Black
                 } else {
                     Color::White

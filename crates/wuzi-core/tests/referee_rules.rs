@@ -10,9 +10,10 @@
 //!   `WUZI_RULE_CASES=N` runs N cases instead of the CI default.
 
 use proptest::prelude::*;
-use wuzi_core::{reference, Board, Color, ForbiddenKind, Point, Rule};
+use wuzi_core::{Board, Color, ForbiddenKind, Point, Rule};
 use wuzi_testkit::position::{board_from_rows, ONLY_FORBIDDEN_LEFT_7X7};
 use wuzi_testkit::referee::{referee_cases, Source};
+use wuzi_testkit::reference;
 
 fn slow_forbidden_points(board: &Board) -> Vec<(Point, ForbiddenKind)> {
     let mut slow: Vec<(Point, ForbiddenKind)> = board
@@ -71,10 +72,7 @@ fn dense_board(size: usize, span: usize, black: usize, white: usize, seed: u64) 
 }
 
 fn cases() -> u32 {
-    std::env::var("WUZI_RULE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(160)
+    wuzi_testkit::env_or("WUZI_RULE_CASES", 160)
 }
 
 proptest! {

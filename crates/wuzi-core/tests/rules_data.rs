@@ -6,34 +6,14 @@ mod common;
 
 use common::{board_from_rows, testdata};
 use serde_json::Value;
-use wuzi_core::{reference, Board, Color, ForbiddenKind, Point, Rule};
+use wuzi_core::notation::Names;
+use wuzi_core::{Board, Color, ForbiddenKind, Point, Rule};
+use wuzi_testkit::referee::kind as kind_of;
+use wuzi_testkit::reference;
 
-/// "H8" in quintet coordinates: columns A.., row 1 at the bottom of a 15-row board.
-fn quintet_point(s: &str, height: usize) -> Point {
-    let col = s.as_bytes()[0] - b'A';
-    let row: usize = s[1..].parse().expect("row");
-    Point::new(col, (height - row) as u8)
-}
-
-/// GTP coordinates: columns A..P skipping I, row 1 at the bottom.
-fn gtp_point(s: &str, height: usize) -> Point {
-    let letter = s.as_bytes()[0];
-    let col = if letter > b'I' {
-        letter - b'A' - 1
-    } else {
-        letter - b'A'
-    };
-    let row: usize = s[1..].parse().expect("row");
-    Point::new(col, (height - row) as u8)
-}
-
-fn kind_of(name: &str) -> ForbiddenKind {
-    match name {
-        "DoubleThree" => ForbiddenKind::DoubleThree,
-        "DoubleFour" => ForbiddenKind::DoubleFour,
-        "Overline" => ForbiddenKind::Overline,
-        other => panic!("unknown kind {other}"),
-    }
+/// A point named as the data files name them (`H8`, rows from the bottom).
+fn point(name: &str, names: Names) -> Point {
+    Point::parse_name_in(name, names).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -54,7 +34,10 @@ fn quintet_forbidden_cases() {
             .map(|r| r.as_str().expect("row"))
             .collect();
         let mut board = board_from_rows(&rows, Rule::Renju, 'o', 'x');
-        let height = board.height();
+        // The quintet file's names: columns from A, row 1 at the bottom.
+        let names = Names::Bottom {
+            height: board.height(),
+        };
         let query = case["query"].as_str().expect("query");
         if query == "ALL" {
             let mut expected: Vec<(Point, ForbiddenKind)> = case["expected"]
@@ -63,7 +46,7 @@ fn quintet_forbidden_cases() {
                 .iter()
                 .map(|pair| {
                     (
-                        quintet_point(pair[1].as_str().expect("point"), height),
+                        point(pair[1].as_str().expect("point"), names),
                         kind_of(pair[0].as_str().expect("kind")),
                     )
                 })
@@ -78,7 +61,7 @@ fn quintet_forbidden_cases() {
             slow.sort_by_key(|(p, _)| (p.y, p.x));
             assert_eq!(slow, expected, "slow, line {line_no}");
         } else {
-            let p = quintet_point(query, height);
+            let p = point(query, names);
             let expected = case["expected"].as_str().map(kind_of);
             assert_eq!(board.forbidden_kind(p), expected, "line {line_no} {query}");
             assert_eq!(
@@ -92,6 +75,9 @@ fn quintet_forbidden_cases() {
     }
     assert_eq!(cases, 23, "all quintet cases read");
 }
+
+/// The RIF diagrams' names: GTP's, on 15 rows.
+const GTP: Names = Names::Gtp { height: 15 };
 
 #[test]
 fn rif_diagram_cases() {
@@ -109,7 +95,7 @@ fn rif_diagram_cases() {
             } else {
                 Color::White
             };
-            let p = gtp_point(mv[1].as_str().expect("point"), 15);
+            let p = point(mv[1].as_str().expect("point"), GTP);
             assert_eq!(board.side_to_move(), color, "{name}: moves alternate");
             board.play(p).expect("legal set-up move");
         }
@@ -121,7 +107,7 @@ fn rif_diagram_cases() {
         assert_eq!(board.side_to_move(), next, "{name}");
         let check = |board: &mut Board, key: &str, forbidden: bool| {
             for q in case[key].as_array().expect(key) {
-                let p = gtp_point(q.as_str().expect("point"), 15);
+                let p = point(q.as_str().expect("point"), GTP);
                 assert_eq!(!board.is_legal(p), forbidden, "{name}: {key} {q}");
                 let slow = next == Color::Black && reference::forbidden_kind(board, p).is_some();
                 assert_eq!(slow, forbidden, "{name} (slow): {key} {q}");

@@ -11,12 +11,13 @@
 //! to `DONE`, [`report`] writes a search's progress (the `show_detail` levels), and the
 //! analysis commands are built on the searcher's public API: [`swap2`] makes the swap2
 //! choices, [`balance`] the balance search, [`defend`] `YXSEARCHDEFEND`, [`strength`] the
-//! playing levels.
+//! playing levels. [`run`], with the command line's [`Flags`], is the one entry point.
 
 pub mod balance;
 pub mod block;
 pub mod config;
 pub mod defend;
+pub mod flags;
 pub mod game;
 pub mod input;
 pub mod output;
@@ -33,31 +34,16 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use wuzi_eval::eval::EvalChoice;
-use wuzi_search::{Engine, Options, Searcher};
+use wuzi_search::{Options, Searcher};
 
+pub use flags::Flags;
 use session::{Event, Session};
 use settings::Settings;
 
-/// Runs an engine session on stdin and stdout until `END` or the end of input.
-pub fn run() -> ExitCode {
-    run_with(Engine::Main, settings::DEFAULT_THREADS)
-}
-
-/// Like [`run`], with a chosen search (`Engine::Simple` is the yardstick for matches) and
-/// the thread count used until `INFO thread_num` (0: one per available core).
-pub fn run_with(engine: Engine, threads: u64) -> ExitCode {
-    run_with_eval(engine, threads, EvalChoice::Auto)
-}
-
-/// Like [`run_with`], with a chosen evaluation (`pbrain-wuzi --eval`).
-pub fn run_with_eval(engine: Engine, threads: u64, eval: EvalChoice) -> ExitCode {
-    run_launched(engine, Some(threads), Some(eval))
-}
-
-/// Runs an engine session whose defaults come from the settings file beside the binary
-/// ([`config`]), then from the command line's `threads` and `eval` where given (`None`: not
-/// on the command line).
-pub fn run_launched(engine: Engine, threads: Option<u64>, eval: Option<EvalChoice>) -> ExitCode {
+/// Runs an engine session on stdin and stdout until `END` or the end of input: the one
+/// entry point of `pbrain-wuzi`. Its defaults come from the settings file beside the binary
+/// ([`config`]), then from the command line's [`Flags`] where given.
+pub fn run(flags: &Flags) -> ExitCode {
     let launched = Instant::now();
     let out = output::Output::stdout();
     let file = match config::path_beside_binary() {
@@ -73,11 +59,11 @@ pub fn run_launched(engine: Engine, threads: Option<u64>, eval: Option<EvalChoic
         },
         None => config::FileSettings::default(),
     };
-    let settings = Settings::launched(&file, threads);
-    let eval = eval.or(file.eval).unwrap_or(EvalChoice::Auto);
+    let settings = Settings::launched(&file, flags.threads);
+    let eval = flags.eval.or(file.eval).unwrap_or(EvalChoice::Auto);
     let (events_tx, events) = mpsc::channel::<Event>();
     let (jobs, job_rx) = mpsc::channel();
-    let mut searcher = Searcher::with_engine(settings.table_bytes(), engine);
+    let mut searcher = Searcher::new(settings.table_bytes());
     searcher.set_options(Options {
         eval,
         ..Options::default()

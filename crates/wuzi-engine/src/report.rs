@@ -134,15 +134,13 @@ impl Reporter {
         if !self.how.final_lines || !(self.how.progress || self.how.detail) {
             return;
         }
-        // Line 1 is the move played; a selective search's later multi-PV pass can score
-        // above an earlier one, so lines 2 and up are written best first (deepest first,
-        // then by score), as a GUI lists them.
-        let mut lines: Vec<&PvLine> = result.pv.iter().collect();
-        if lines.len() > 2 {
-            lines[1..].sort_by_key(|l| (std::cmp::Reverse(l.depth), std::cmp::Reverse(l.score)));
-        }
-        let finals: Vec<Info> = lines
-            .into_iter()
+        // The search gives its lines best first, as a GUI lists them: a selective search's
+        // later multi-PV pass can score above an earlier one, so the search sorts each
+        // iteration's lines by score, and after a cut pass the lines it finished (the
+        // deepest) come before those it kept from the iteration before.
+        let finals: Vec<Info> = result
+            .pv
+            .iter()
             .enumerate()
             .map(|(k, line)| final_info(k + 1, line, result.nodes, elapsed))
             .collect();

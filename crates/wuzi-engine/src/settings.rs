@@ -10,7 +10,6 @@
 //! past the first stays below it with a tenth to spare.
 
 use wuzi_core::{Color, Rule};
-use wuzi_search::parallel::MAX_THREADS;
 use wuzi_search::DrawRule;
 
 use crate::timer::Clock;
@@ -239,22 +238,10 @@ impl Settings {
         s
     }
 
-    /// Settings whose thread count, until `INFO thread_num` says otherwise, is `threads`.
-    pub fn with_threads(threads: u64) -> Settings {
-        Settings {
-            thread_num: threads,
-            ..Settings::default()
-        }
-    }
-
-    /// The search threads to use: `thread_num`, with 0 meaning one per available core, in
-    /// `1..=MAX_THREADS`.
+    /// The search threads to use: `thread_num` read by the one thread-count rule
+    /// ([`wuzi_search::resolve_threads`]: 0 is one per available core; `1..=MAX_THREADS`).
     pub fn threads(&self) -> usize {
-        let wanted = match self.thread_num {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => usize::try_from(n).unwrap_or(MAX_THREADS),
-        };
-        wanted.clamp(1, MAX_THREADS)
+        wuzi_search::resolve_threads(self.thread_num)
     }
 
     /// The largest table that fits the memory limit.
@@ -289,6 +276,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wuzi_search::parallel::MAX_THREADS;
 
     #[test]
     fn rule_codes() {
@@ -382,7 +370,8 @@ mod tests {
         assert_eq!(s.threads(), MAX_THREADS);
         s.apply(Setting::ThreadNum(0));
         assert!((1..=MAX_THREADS).contains(&s.threads()));
-        assert_eq!(Settings::with_threads(3).threads(), 3);
+        let file = crate::config::FileSettings::default();
+        assert_eq!(Settings::launched(&file, Some(3)).threads(), 3);
         // Every helper thread's budget comes out of the table.
         s.apply(Setting::MaxMemory(100 << 20));
         s.apply(Setting::ThreadNum(1));

@@ -105,6 +105,7 @@ mod tests {
                 .collect(),
             lines,
             cutoffs: CutoffStats::default(),
+            stats: None,
         }
     }
 

@@ -211,7 +211,7 @@ where
                 };
                 if matches!(outcome, Outcome::Failed) {
                     let threads = searcher.threads();
-                    searcher = Searcher::with_engine(searcher.hash_bytes(), searcher.engine());
+                    searcher = Searcher::new(searcher.hash_bytes());
                     // The old pool worked a moment ago; if a new one cannot start, one thread.
                     let _ = searcher.set_threads(threads);
                 }

@@ -2,6 +2,7 @@
 //! evaluation equals the from-scratch one after random move sequences, under every rule.
 
 use proptest::prelude::*;
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Point, Rule};
 use wuzi_eval::eval::{EvalChoice, Evaluator};
 use wuzi_eval::learned::{evaluate_from_scratch, Weights, COMBO_COUNT, MASK_COUNT};
@@ -46,13 +47,8 @@ fn a_missing_or_damaged_weights_file_is_an_error() {
 /// Weights with every entry different, so that a wrong lookup shows.
 fn scrambled(rule: Rule, seed: u64) -> &'static Weights {
     let mut w = Weights::zero(rule);
-    let mut x = seed | 1;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        ((x % 2001) as i32 - 1000) as i16
-    };
+    let mut rng = Rng::new(seed);
+    let mut next = || (rng.below(2001) as i32 - 1000) as i16;
     for c in 0..2 {
         for i in 0..COMBO_COUNT {
             w.cell[c][i] = next();

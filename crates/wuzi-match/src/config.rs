@@ -12,6 +12,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use wuzi_core::shard::Shard;
 use wuzi_core::{Board, Point, Rule};
 
 use crate::clock::TimeControl;
@@ -57,11 +58,18 @@ pub struct MatchConfig {
     pub restart: bool,
     /// Stop the engine not to move (SIGSTOP) while the other thinks.
     pub freeze: bool,
+    /// The results file of a match, to append to and resume from (a tournament keeps its own,
+    /// `TournamentConfig::results`; this one is not used there).
+    pub results: Option<PathBuf>,
+    /// The share of the schedule to play (`crate::schedule`); a match or tournament split
+    /// into shards plays each apart and merges their results files.
+    pub shard: Shard,
 }
 
 impl MatchConfig {
     /// A 15x15 freestyle match of two games at 1 s a move (1 s tolerance), no openings, one
-    /// game at a time, processes reused with `RESTART`, no freezing.
+    /// game at a time, processes reused with `RESTART`, no freezing, no results file, the
+    /// whole schedule.
     pub fn new(first: EngineSpec, second: EngineSpec) -> MatchConfig {
         MatchConfig {
             engines: [first, second],
@@ -88,6 +96,8 @@ impl MatchConfig {
             fresh_process: false,
             restart: true,
             freeze: false,
+            results: None,
+            shard: Shard::WHOLE,
         }
     }
 

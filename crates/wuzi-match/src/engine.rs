@@ -72,6 +72,27 @@ impl EngineSpec {
     }
 }
 
+/// Points every engine's stderr at `dir/NAME.stderr.log` (the name with anything but
+/// letters, digits, `.`, `_` and `-` replaced by `_`), creating `dir`.
+pub fn stderr_logs(specs: &mut [EngineSpec], dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for spec in specs {
+        let file: String = spec
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        spec.stderr_log = Some(dir.join(format!("{file}.stderr.log")));
+    }
+    Ok(())
+}
+
 /// The file name of a command without its extension: `./bin/pbrain-x.exe` gives `pbrain-x`.
 pub fn default_name(cmd: &str) -> String {
     Path::new(cmd)

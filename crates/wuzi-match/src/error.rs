@@ -4,6 +4,7 @@ use thiserror::Error;
 
 use crate::engine::SpawnError;
 use crate::opening::OpeningError;
+use crate::results::ResultsError;
 
 #[derive(Debug, Error)]
 pub enum MatchError {
@@ -12,6 +13,9 @@ pub enum MatchError {
     Config(String),
     #[error(transparent)]
     Opening(#[from] OpeningError),
+    /// A results file cannot be read, resumed or merged.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
     /// An engine process could not be created (at the start or for a restart).
     #[error(transparent)]
     Spawn(#[from] SpawnError),

@@ -65,6 +65,17 @@ impl EndReason {
         }
     }
 
+    /// The key of that text, if it is one of [`REASON_KEYS`] (a results file's reason, as the
+    /// statistics count it).
+    pub fn known_key(text: &str) -> Option<&'static str> {
+        REASON_KEYS.iter().copied().find(|k| *k == text)
+    }
+
+    /// Whether the reason of this key is a draw reason.
+    pub fn key_is_draw(key: &str) -> bool {
+        matches!(key, "full-board" | "no-legal-move" | "move-limit")
+    }
+
     pub fn is_draw(&self) -> bool {
         matches!(
             self,
@@ -84,6 +95,22 @@ impl EndReason {
         )
     }
 }
+
+/// Every end reason's key, as [`EndReason::key`] gives them.
+pub const REASON_KEYS: [&str; 12] = [
+    "five",
+    "forbidden",
+    "occupied",
+    "off-board",
+    "crash",
+    "garbage",
+    "protocol",
+    "time",
+    "memory",
+    "full-board",
+    "no-legal-move",
+    "move-limit",
+];
 
 impl std::fmt::Display for EndReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -162,5 +189,35 @@ impl GameResult {
             Some(_) => "0-1",
             None => "1/2",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reason_has_a_listed_key_and_its_draw_kind() {
+        let all = [
+            EndReason::Five,
+            EndReason::Forbidden(ForbiddenKind::Overline),
+            EndReason::Occupied(Point::new(1, 1)),
+            EndReason::OffBoard { x: 20, y: 0 },
+            EndReason::Crash(String::new()),
+            EndReason::Garbage(String::new()),
+            EndReason::Protocol(String::new()),
+            EndReason::Time(String::new()),
+            EndReason::Memory { bytes: 2, limit: 1 },
+            EndReason::FullBoard,
+            EndReason::NoLegalMove,
+            EndReason::MoveLimit(9),
+        ];
+        let keys: Vec<&str> = all.iter().map(EndReason::key).collect();
+        assert_eq!(keys, REASON_KEYS);
+        for r in &all {
+            assert_eq!(EndReason::known_key(r.key()), Some(r.key()));
+            assert_eq!(EndReason::key_is_draw(r.key()), r.is_draw(), "{r}");
+        }
+        assert_eq!(EndReason::known_key("resign"), None);
     }
 }

@@ -302,6 +302,7 @@ mod tests {
             rule: Rule::Freestyle,
             opening_len: 1,
             moves: parse_moves("h8 i9 j10").unwrap_or_default(),
+            time_ms: None,
         };
         ReportInput {
             title: "A <match>".into(),

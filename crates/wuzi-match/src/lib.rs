@@ -8,18 +8,23 @@
 //! - `config`: a match's settings and schedule; `runner`: game threads and the result stream;
 //! - `game`: a finished game and its end reason; `stats`: W/L/D, Elo, LOS; `sprt`: the SPRT;
 //! - `record`: SGF and `.psq` records; `log`: the engines' `MESSAGE` log;
+//! - `mates`: the forced-line suite from match records, and the engine side of `wuzi bench
+//!   --mates` (the wuzi side and the suite's format are `wuzi-search`'s);
 //! - `tournament`: two or more engines, round robin or gauntlet, resumable from its results
 //!   file (`results`); `standings`: points and the crosstable; `rating`: joint maximum
-//!   likelihood ratings with error bars; `tournament_cli`: the `wuzi tournament` command line;
-//! - `html`: the self-contained HTML report (`--report DIR`), with pictures from `wuzi-show`;
-//! - `progress`: the live display; `cli`: the `wuzi match` command line, with `args` (reading
-//!   argument values) and `report` (the printed header, report and JSON);
+//!   likelihood ratings with error bars;
+//! - `schedule`: a schedule as results files see it (its games, the units shards split, its
+//!   fingerprint); `merge`: the results files of a schedule's shards merged into the summary
+//!   of one run;
+//! - `html`: the self-contained HTML report, with pictures from `wuzi-show`; `report`: the
+//!   texts of a match and a tournament (header, final report, JSON summary) and what their
+//!   HTML reports show.
 //!
-//! The wire format itself (commands, replies, coordinates) comes from `wuzi-protocol`; rules
-//! and adjudication of fives and forbidden moves from `wuzi-core`.
+//! The library knows no command line: `wuzi match` and `wuzi tournament` (their arguments,
+//! the live progress display and what they print) are `wuzi-cli`'s. The wire format itself
+//! (commands, replies, coordinates) comes from `wuzi-protocol`; rules and adjudication of
+//! fives and forbidden moves from `wuzi-core`.
 
-pub mod args;
-pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod engine;
@@ -27,25 +32,24 @@ pub mod error;
 pub mod game;
 pub mod html;
 pub mod log;
+pub mod mates;
+pub mod merge;
 pub mod opening;
-pub mod progress;
 pub mod rating;
 pub mod record;
 pub mod referee;
 pub mod report;
 pub mod results;
 pub mod runner;
+pub mod schedule;
 pub mod sprt;
 pub mod standings;
 pub mod stats;
 pub mod tournament;
-pub mod tournament_cli;
 
-pub use cli::{run, MatchArgs};
 pub use config::{GameSetup, MatchConfig};
 pub use engine::EngineSpec;
 pub use error::MatchError;
 pub use game::{EndReason, GameResult};
 pub use runner::{run_match, MatchSummary, Observer, Quiet};
 pub use tournament::{run_tournament, TournamentConfig, TournamentSummary};
-pub use tournament_cli::{run_tournament_cli, TournamentArgs};

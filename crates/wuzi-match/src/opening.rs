@@ -17,6 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Point, Rule};
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -244,7 +245,7 @@ pub fn check_suite(
 }
 
 /// In which order the openings are played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
     /// As in the file.
     Sequential,
@@ -252,30 +253,20 @@ pub enum Order {
     Random,
 }
 
-/// The order of `n` openings: `0..n`, or a seeded shuffle of it.
+/// The order of `n` openings: `0..n`, or a seeded shuffle of it (the project's generator,
+/// `wuzi_core::rng`, drawn as `next % (i + 1)` from the last place down: this exact sequence
+/// is what existing schedules, and the results files that resume them, were made with).
 pub fn arrange(n: usize, order: Order, seed: u64) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).collect();
     if order == Order::Random {
-        let mut rng = SplitMix64(seed);
+        // Fisher-Yates with remainder draws: the order a seed gives stays the same.
+        let mut rng = Rng::new(seed);
         for i in (1..n).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
+            let j = rng.below_by_remainder(i as u64 + 1) as usize;
             v.swap(i, j);
         }
     }
     v
-}
-
-/// A small, well-mixed generator for the shuffle (the SplitMix64 sequence).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 #[cfg(test)]
@@ -365,5 +356,10 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, (0..50).collect::<Vec<_>>());
         assert_eq!(arrange(4, Order::Sequential, 7), vec![0, 1, 2, 3]);
+        // The order every earlier schedule of seed 7 had (SplitMix64 from the seed).
+        assert_eq!(
+            arrange(12, Order::Random, 7),
+            vec![10, 11, 5, 1, 7, 4, 8, 2, 9, 6, 0, 3]
+        );
     }
 }

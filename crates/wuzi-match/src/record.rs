@@ -19,7 +19,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use wuzi_core::{Color, Point, Rule};
+use wuzi_core::{Color, Rule};
+use wuzi_show::write::{sgf_point, sgf_text};
 
 use crate::clock::{millis, TimeControl};
 use crate::config::MatchConfig;
@@ -63,23 +64,6 @@ fn sgf_result(g: &GameResult) -> String {
         _ => "F",
     };
     format!("{side}+{how}")
-}
-
-fn sgf_text(text: &str) -> String {
-    text.replace('\\', "\\\\").replace(']', "\\]")
-}
-
-fn sgf_point(p: Point) -> String {
-    let letter = |v: u8| {
-        let v = v as u32;
-        let c = if v < 26 {
-            b'a' as u32 + v
-        } else {
-            b'A' as u32 + v - 26
-        };
-        char::from_u32(c).unwrap_or('?')
-    };
-    format!("{}{}", letter(p.x), letter(p.y))
 }
 
 fn opening_words(g: &GameResult) -> String {
@@ -190,10 +174,20 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> MatchError + '_ {
 }
 
 impl Recorder {
-    /// Creates the SGF file and the `.psq` folder, if asked for.
-    pub fn create(cfg: &MatchConfig) -> Result<Recorder, MatchError> {
+    /// Creates the SGF file (appended to when `resuming`, else truncated) and the `.psq`
+    /// folder, if asked for.
+    pub fn create(cfg: &MatchConfig, resuming: bool) -> Result<Recorder, MatchError> {
         let sgf = match &cfg.sgf {
-            Some(path) => Some((path.clone(), File::create(path).map_err(io_error(path))?)),
+            Some(path) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .write(true)
+                    .append(resuming)
+                    .truncate(!resuming)
+                    .open(path)
+                    .map_err(io_error(path))?;
+                Some((path.clone(), file))
+            }
             None => None,
         };
         if let Some(dir) = &cfg.psq_dir {
@@ -244,6 +238,7 @@ mod tests {
     use super::*;
     use crate::game::PlayedMove;
     use std::time::Duration;
+    use wuzi_core::Point;
 
     fn info() -> MatchInfo {
         MatchInfo {

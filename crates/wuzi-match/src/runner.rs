@@ -1,16 +1,31 @@
-//! Running a whole match: game threads, the schedule, statistics, records and the SPRT stop.
+//! Running a whole match: game threads, the schedule, statistics, records, the results file
+//! and the SPRT stop.
 //!
 //! `concurrency` game threads each keep their own pair of engine processes (restarted after a
 //! fault, reused otherwise) and take the next game of the schedule until none is left or the
 //! match is stopped. The calling thread gathers the results in the order games finish, counts
 //! them, writes the records and tells the [`Observer`].
 //!
-//! Invariants: every finished game is counted and recorded exactly once; a game cut short by
-//! the stop (SPRT decided, or a fatal error) is neither; when [`run_match`] returns, every game
+//! With a results file (`cfg.results`) every finished game is appended to it, and a match run
+//! again with the same settings resumes: the games the file holds are counted (in the order
+//! of their numbers, the SPRT too) and not played again. With a shard (`cfg.shard`) only that
+//! shard's share of the schedule is played (`crate::schedule`); a shard never stops on the
+//! SPRT, which only the merge of all shards (`crate::merge`) can decide.
+//!
+//! The SPRT is applied to the games in the order they finish and stops the match at the first
+//! game where a hypothesis is accepted; games that other threads finish after that are
+//! recorded (results file, SGF, `.psq`) but not counted, so the counts, Elo and SPRT state
+//! are those at the decision. One game at a time, that is the order of the game numbers, the
+//! order in which a merge of shards applies it (`crate::merge`).
+//!
+//! Invariants: every finished game is recorded exactly once and counted at most once (not
+//! after the SPRT decision); a game cut short by the stop (SPRT decided, or a fatal error) is
+//! neither; when [`run_match`] returns, every game
 //! thread has ended and every engine process it started has been asked to quit and then
 //! killed. A panic in a game thread becomes [`MatchError::Internal`], not a crash of the
 //! runner.
 
+use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
@@ -22,6 +37,8 @@ use crate::game::GameResult;
 use crate::log::MessageLog;
 use crate::record::Recorder;
 use crate::referee::{play_game, Slots};
+use crate::results::{GameRecord, ResultsFile};
+use crate::schedule::ScheduleId;
 use crate::sprt::SprtState;
 use crate::stats::Stats;
 
@@ -36,6 +53,9 @@ pub trait Observer {
     fn game_finished(&mut self, _game: &GameResult, _stats: &Stats) {}
     /// Called every so often while games are being played.
     fn tick(&mut self, _stats: &Stats) {}
+    /// Games read back from the results file, and unreadable lines skipped there (before any
+    /// game is played).
+    fn resumed(&mut self, _games: usize, _skipped: &[(usize, String)]) {}
 }
 
 /// An observer that does nothing.
@@ -46,11 +66,19 @@ impl Observer for Quiet {}
 #[derive(Debug)]
 pub struct MatchSummary {
     pub stats: Stats,
-    /// Every counted game, by game number.
+    /// Every counted game played in this run, by game number.
     pub games: Vec<GameResult>,
-    /// Games in the schedule.
+    /// Every counted game as its results line records it (those read back from the results
+    /// file, or merged, and those played now), by game number.
+    pub records: Vec<GameRecord>,
+    /// How many of `records` were read back from the results file.
+    pub resumed: usize,
+    /// Games that finished after the SPRT was decided (other game threads were playing
+    /// them): recorded, not counted.
+    pub uncounted: usize,
+    /// Games in the schedule (in the shard's share of it, for a shard).
     pub planned: usize,
-    /// The SPRT's verdict, if one was asked for.
+    /// The SPRT's verdict, if one was asked for (and the match is not a shard).
     pub sprt: Option<SprtState>,
 }
 
@@ -59,41 +87,87 @@ enum FromGame {
     Failed(MatchError),
 }
 
-/// Plays the match described by `cfg`.
+/// Plays the match described by `cfg` (what its results file does not hold yet).
 pub fn run_match(
     cfg: &MatchConfig,
     observer: &mut dyn Observer,
 ) -> Result<MatchSummary, MatchError> {
     cfg.validate()?;
     let schedule = cfg.schedule()?;
-    let mut recorder = Recorder::create(cfg)?;
+    let id = ScheduleId::of_match(cfg)?;
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    let mut done = BTreeMap::new();
+    if let Some(path) = cfg.results.as_ref().filter(|p| p.exists()) {
+        let (read, skipped) = id.resume(path, cfg.shard, "match")?;
+        observer.resumed(read.len(), &skipped);
+        done = read;
+    }
+    let resumed = done.len();
+    let sprt = cfg.sprt.filter(|_| cfg.shard.is_whole());
+    let mut stats = Stats::default();
+    let mut verdict = sprt.map(|_| SprtState::Continue);
+    // The games read back count in the order of their numbers; should the SPRT be decided
+    // among them, those after the decision do not count (as when it is decided in play).
+    let mut records = Vec::new();
+    for g in done.values() {
+        if verdict.is_some_and(|v| v != SprtState::Continue) {
+            break;
+        }
+        stats.add_record(g, names).map_err(MatchError::Config)?;
+        records.push(g.clone());
+        if let Some(test) = &sprt {
+            verdict = Some(test.state(&stats.total[0]));
+        }
+    }
+    let decided = verdict.is_some_and(|v| v != SprtState::Continue);
+    let pending: Vec<&GameSetup> = schedule
+        .iter()
+        .filter(|g| id.in_shard(g.index, cfg.shard) && !done.contains_key(&g.index))
+        .filter(|_| !decided)
+        .collect();
+    let mut results = match &cfg.results {
+        Some(path) => Some(ResultsFile::open(path, Some(&id.line(cfg.shard)))?),
+        None => None,
+    };
+    let mut recorder = Recorder::create(cfg, resumed > 0)?;
     let log = MessageLog::create_if_asked(cfg.message_log.as_deref())?;
     let stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
-    let mut stats = Stats::default();
     let mut games = Vec::new();
+    let mut uncounted = 0;
     let mut fatal: Option<MatchError> = None;
-    let mut verdict = cfg.sprt.map(|_| SprtState::Continue);
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.min(schedule.len()) {
+        for _ in 0..cfg.concurrency.min(pending.len()) {
             let tx = tx.clone();
-            let (schedule, next, stop, log) = (&schedule, &next, &stop, log.as_ref());
-            scope.spawn(move || game_thread(cfg, schedule, next, stop, log, tx));
+            let (pending, next, stop, log) = (&pending, &next, &stop, log.as_ref());
+            scope.spawn(move || game_thread(cfg, pending, next, stop, log, tx));
         }
         drop(tx);
         loop {
             match rx.recv_timeout(TICK) {
                 Ok(FromGame::Done(g)) => {
-                    stats.add(&g);
-                    if let Err(e) = recorder.write(&g) {
+                    let record = GameRecord::of(&g, names, cfg);
+                    let written = match results.as_mut() {
+                        Some(file) => file.append(&record),
+                        None => Ok(()),
+                    }
+                    .and_then(|_| recorder.write(&g));
+                    if let Err(e) = written {
                         fatal.get_or_insert(e);
                         stop.store(true, Ordering::Relaxed);
                     }
+                    if verdict.is_some_and(|v| v != SprtState::Continue) {
+                        // Finished after the SPRT was decided: recorded, not counted.
+                        uncounted += 1;
+                        continue;
+                    }
+                    stats.add(&g);
+                    records.push(record);
                     observer.game_finished(&g, &stats);
                     games.push(*g);
-                    if let Some(sprt) = &cfg.sprt {
-                        let state = sprt.state(&stats.total[0]);
+                    if let Some(test) = &sprt {
+                        let state = test.state(&stats.total[0]);
                         verdict = Some(state);
                         if state != SprtState::Continue {
                             stop.store(true, Ordering::Relaxed);
@@ -113,17 +187,21 @@ pub fn run_match(
         return Err(e);
     }
     games.sort_by_key(|g| g.index);
+    records.sort_by_key(|g| g.index);
     Ok(MatchSummary {
         stats,
         games,
-        planned: schedule.len(),
+        records,
+        resumed,
+        uncounted,
+        planned: id.share(cfg.shard),
         sprt: verdict,
     })
 }
 
 fn game_thread(
     cfg: &MatchConfig,
-    schedule: &[GameSetup],
+    schedule: &[&GameSetup],
     next: &AtomicUsize,
     stop: &AtomicBool,
     log: Option<&MessageLog>,
@@ -132,7 +210,7 @@ fn game_thread(
     let mut slots: Slots = [None, None];
     while !stop.load(Ordering::Relaxed) {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(setup) = schedule.get(i) else {
+        let Some(&setup) = schedule.get(i) else {
             break;
         };
         let played = catch_unwind(AssertUnwindSafe(|| {

@@ -204,6 +204,7 @@ mod tests {
             rule: Rule::Freestyle,
             opening_len: 0,
             moves: Vec::new(),
+            time_ms: None,
         }
     }
 

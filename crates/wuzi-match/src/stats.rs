@@ -6,14 +6,16 @@
 //! error of the mean score over the games (trinomial: each game scores 1, 1/2 or 0). The
 //! likelihood of superiority is `Φ((W - L) / sqrt(W + L))`, draws carrying no information.
 //!
-//! Invariant: a [`Stats`] is only ever changed by [`Stats::add`], once per finished game, so
-//! every count is a count of games.
+//! Invariant: a [`Stats`] is only ever changed by [`Stats::add`] or [`Stats::add_record`],
+//! once per finished game, so every count is a count of games; a game counts the same through
+//! either.
 
 use std::collections::BTreeMap;
 
 use wuzi_core::Color;
 
-use crate::game::{EndReason, GameResult};
+use crate::game::{EndReason, EngineId, GameResult};
+use crate::results::GameRecord;
 
 /// The 97.5% quantile of the standard normal distribution.
 const Z95: f64 = 1.959_963_985;
@@ -165,21 +167,58 @@ pub struct Stats {
 
 impl Stats {
     pub fn add(&mut self, g: &GameResult) {
+        self.count(g.black, g.winner, g.reason.key());
+    }
+
+    /// Counts a game read from a results file, `names` the engines by id (the game's engines
+    /// must be those two; a game of others is not counted and is the error).
+    pub fn add_record(&mut self, g: &GameRecord, names: [&str; 2]) -> Result<(), String> {
+        let black = match (g.black.as_str(), g.white.as_str()) {
+            (b, w) if b == names[0] && w == names[1] => 0,
+            (b, w) if b == names[1] && w == names[0] => 1,
+            _ => {
+                return Err(format!(
+                    "game {} is {} vs {}, not a game of {} and {}",
+                    g.index + 1,
+                    g.black,
+                    g.white,
+                    names[0],
+                    names[1]
+                ))
+            }
+        };
+        let key = EndReason::known_key(&g.reason)
+            .ok_or_else(|| format!("game {}: \"{}\" is no end reason", g.index + 1, g.reason))?;
+        self.count(black, g.winner, key);
+        Ok(())
+    }
+
+    /// Counts one game: the engine that played Black, the winning colour, the reason's key.
+    fn count(&mut self, black: EngineId, winner: Option<Color>, key: &'static str) {
+        let winning = winner.map(|c| match c {
+            Color::Black => black,
+            Color::White => 1 - black,
+        });
         for id in 0..2 {
-            let score = g.score_of(id);
+            let score = match winning {
+                Some(w) if w == id => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
             self.total[id].add(score);
-            let color = if g.black == id { 0 } else { 1 };
+            let color = if black == id { 0 } else { 1 };
             self.by_color[id][color].add(score);
         }
-        match g.winner {
+        match winner {
             Some(Color::Black) => self.black_wins += 1,
             Some(Color::White) => self.white_wins += 1,
             None => self.draws += 1,
         }
-        *self.reasons.entry(g.reason.key()).or_default() += 1;
-        if g.reason != EndReason::Five && !g.reason.is_draw() {
-            if let Some(w) = g.winning_engine() {
-                *self.faults[1 - w].entry(g.reason.key()).or_default() += 1;
+        *self.reasons.entry(key).or_default() += 1;
+        // A loss that is no five was the loser's fault (draw reasons have no winner).
+        if key != EndReason::Five.key() {
+            if let Some(w) = winning {
+                *self.faults[1 - w].entry(key).or_default() += 1;
             }
         }
     }

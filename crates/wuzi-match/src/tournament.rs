@@ -13,11 +13,15 @@
 //! engine (the referee restarts an engine after a fault, as in a match); the others are asked
 //! to quit.
 //!
+//! With a shard (`settings.shard`, `crate::schedule`) only that shard's share of the schedule
+//! is played, and the results file holds that share; the shards' files are merged by
+//! `crate::merge`.
+//!
 //! Invariants: with a results file, every finished game is appended to it (and flushed) by
 //! the calling thread, exactly once; on a restart the games it holds are not played again and
 //! count in the totals, so an interrupted tournament resumed to the end has played every game
-//! of the schedule exactly once. A results file whose games do not fit the schedule (another
-//! tournament's file) is refused before anything is played.
+//! of its share exactly once. A results file of another schedule or shard, or whose games do
+//! not fit the schedule, is refused before anything is played.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{File, OpenOptions};
@@ -34,14 +38,15 @@ use crate::game::GameResult;
 use crate::log::MessageLog;
 use crate::record::{psq, sgf, utc_date, MatchInfo};
 use crate::referee::{play_game, Slots};
-use crate::results::{read_results, GameRecord, ResultsFile};
+use crate::results::{GameRecord, ResultsFile};
+use crate::schedule::ScheduleId;
 
 /// How long an engine is given to exit after `END`.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 const TICK: Duration = Duration::from_millis(200);
 
 /// Who plays whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Every engine against every other.
     RoundRobin,
@@ -77,6 +82,9 @@ pub struct Pairing {
 pub struct Scheduled {
     /// Index into the pairings.
     pub pairing: usize,
+    /// The unit of sharding: one opening of one pairing, numbered in schedule order
+    /// (`crate::schedule`).
+    pub unit: usize,
     /// The game as its pairing's match plays it; `setup.index` is the tournament's number.
     pub setup: GameSetup,
 }
@@ -160,13 +168,19 @@ impl TournamentConfig {
             per_pairing.push(p.config.schedule()?);
         }
         let mut out = Vec::new();
+        let mut unit = 0;
         for round in 0..self.games_per_pair.div_ceil(2) {
             for (pairing, games) in per_pairing.iter().enumerate() {
                 for g in games.iter().skip(2 * round).take(2) {
                     let mut setup = g.clone();
                     setup.index = out.len();
-                    out.push(Scheduled { pairing, setup });
+                    out.push(Scheduled {
+                        pairing,
+                        unit,
+                        setup,
+                    });
                 }
+                unit += 1;
             }
         }
         Ok(out)
@@ -192,7 +206,7 @@ pub struct TournamentSummary {
     pub games: Vec<GameRecord>,
     /// How many were read back from the results file.
     pub resumed: usize,
-    /// Games in the schedule.
+    /// Games in the schedule (in the shard's share of it, for a shard).
     pub planned: usize,
 }
 
@@ -210,51 +224,6 @@ fn to_record(cfg: &TournamentConfig, pairing: &Pairing, g: &GameResult) -> GameR
     GameRecord::of(g, names, &pairing.config)
 }
 
-/// Reads back the games of an earlier run; refuses a file that belongs to another schedule.
-fn resume(
-    cfg: &TournamentConfig,
-    schedule: &[Scheduled],
-    pairings: &[Pairing],
-    observer: &mut dyn TournamentObserver,
-) -> Result<BTreeMap<usize, GameRecord>, MatchError> {
-    let mut done = BTreeMap::new();
-    let Some(path) = cfg.results.as_ref().filter(|p| p.exists()) else {
-        return Ok(done);
-    };
-    let read = read_results(path)?;
-    for g in read.games {
-        let Some(s) = schedule.get(g.index) else {
-            return Err(MatchError::Config(format!(
-                "{}: game {} is not in this tournament's schedule ({} games); is it another tournament's file?",
-                path.display(),
-                g.index + 1,
-                schedule.len()
-            )));
-        };
-        let (black, white) = s.colours(pairings);
-        let fits = g.black == cfg.engines[black].name
-            && g.white == cfg.engines[white].name
-            && (g.width, g.height, g.rule)
-                == (cfg.settings.width, cfg.settings.height, cfg.settings.rule);
-        if !fits {
-            return Err(MatchError::Config(format!(
-                "{}: game {} ({} vs {}, {}x{} {}) does not match this tournament's schedule; is it another tournament's file?",
-                path.display(),
-                g.index + 1,
-                g.black,
-                g.white,
-                g.width,
-                g.height,
-                g.rule
-            )));
-        }
-        // A game recorded twice counts once.
-        done.entry(g.index).or_insert(g);
-    }
-    observer.resumed(done.len(), &read.skipped);
-    Ok(done)
-}
-
 /// Plays the tournament (what its results file does not hold yet).
 pub fn run_tournament(
     cfg: &TournamentConfig,
@@ -263,14 +232,22 @@ pub fn run_tournament(
     cfg.validate()?;
     let pairings = cfg.pairings();
     let schedule = cfg.schedule(&pairings)?;
-    let mut done = resume(cfg, &schedule, &pairings, observer)?;
+    let id = ScheduleId::of_tournament(cfg)?;
+    let shard = cfg.settings.shard;
+    let mut done = BTreeMap::new();
+    if let Some(path) = cfg.results.as_ref().filter(|p| p.exists()) {
+        let (read, skipped) = id.resume(path, shard, "tournament")?;
+        observer.resumed(read.len(), &skipped);
+        done = read;
+    }
     let resumed = done.len();
+    let planned = id.share(shard);
     let pending: Vec<&Scheduled> = schedule
         .iter()
-        .filter(|s| !done.contains_key(&s.setup.index))
+        .filter(|s| shard.owns(s.unit) && !done.contains_key(&s.setup.index))
         .collect();
     let mut results = match &cfg.results {
-        Some(path) => Some(ResultsFile::open(path)?),
+        Some(path) => Some(ResultsFile::open(path, Some(&id.line(shard)))?),
         None => None,
     };
     let mut records = Records::open(cfg, resumed > 0)?;
@@ -301,7 +278,7 @@ pub fn run_tournament(
                         stop.store(true, Ordering::Relaxed);
                     }
                     done.insert(record.index, record.clone());
-                    observer.game_finished(&record, done.len(), schedule.len());
+                    observer.game_finished(&record, done.len(), planned);
                 }
                 Ok(FromGame::Failed(e)) => {
                     fatal.get_or_insert(e);
@@ -318,7 +295,7 @@ pub fn run_tournament(
     Ok(TournamentSummary {
         games: done.into_values().collect(),
         resumed,
-        planned: schedule.len(),
+        planned,
     })
 }
 

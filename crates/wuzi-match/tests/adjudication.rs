@@ -5,9 +5,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::{config, engine, play, run_within};
+use common::{config, engine, play};
+use wuzi_core::notation::{Diagram, Marks};
 use wuzi_core::{Color, ForbiddenKind, Point, Rule};
 use wuzi_match::{EndReason, GameResult, MatchError};
+use wuzi_testkit::matches::run_within;
 use wuzi_testkit::position::ONLY_FORBIDDEN_LEFT_7X7;
 
 /// Plays `bad` against a random mover (two games, each colour once) and returns the games;
@@ -376,18 +378,14 @@ fn renju_black_left_with_only_forbidden_points_draws() {
     // The two sides play out `ONLY_FORBIDDEN_LEFT_7X7`; after its 48 stones the one empty
     // point would give Black an overline. The referee must call the draw instead of asking
     // Black for a move it cannot make.
-    let points = |mark: char| -> Vec<String> {
-        let mut out = vec!["script".to_string()];
-        for (y, row) in ONLY_FORBIDDEN_LEFT_7X7.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                if c == mark {
-                    out.push(format!("{x},{y}"));
-                }
-            }
-        }
-        out
+    let diagram = Diagram::from_rows(ONLY_FORBIDDEN_LEFT_7X7, Marks::XO).expect("diagram");
+    let points = |color: Color| -> Vec<String> {
+        let stones = diagram.stones.iter().filter(|(c, _)| *c == color);
+        std::iter::once("script".to_string())
+            .chain(stones.map(|(_, p)| p.to_string()))
+            .collect()
     };
-    let (black, white) = (points('x'), points('o'));
+    let (black, white) = (points(Color::Black), points(Color::White));
     let black: Vec<&str> = black.iter().map(String::as_str).collect();
     let white: Vec<&str> = white.iter().map(String::as_str).collect();
     let mut cfg = config(engine("b", &black), engine("w", &white));

@@ -156,8 +156,8 @@ fn stderr_is_kept_per_engine() {
     // The test engine prints its usage on stderr when the mode is unknown, and exits.
     let mut a = engine("a/x", &["no-such-mode"]);
     let mut b = engine("b", &["random"]);
-    wuzi_match::cli::stderr_logs(std::slice::from_mut(&mut a), &dir).expect("dir");
-    wuzi_match::cli::stderr_logs(std::slice::from_mut(&mut b), &dir).expect("dir");
+    wuzi_match::engine::stderr_logs(std::slice::from_mut(&mut a), &dir).expect("dir");
+    wuzi_match::engine::stderr_logs(std::slice::from_mut(&mut b), &dir).expect("dir");
     let mut cfg = config(a, b);
     cfg.games = 1;
     play(cfg);

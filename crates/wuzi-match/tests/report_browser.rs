@@ -1,7 +1,8 @@
 //! The HTML report in a real headless browser (Chromium): the page's script runs without an
 //! error and sets up every game, and a screenshot shows the board's wood.
 //!
-//! Skipped, with a message, when no `chromium` (or `chromium-browser`) is on the PATH. On
+//! Skipped, with a message, when no `chromium` (or `chromium-browser`) is on the PATH, unless
+//! `WUZI_BROWSER_TESTS=require` or `CI` is set (as `.ci/run` does): then it fails. On
 //! Debian or Ubuntu: `apt-get install -y chromium`, then
 //! `cargo test -p wuzi-match --test report_browser -- --nocapture`.
 
@@ -47,6 +48,12 @@ fn headless(chromium: &Path, args: &[String], page: &Path) -> std::process::Outp
 #[test]
 fn the_report_runs_in_a_browser_and_shows_the_board() {
     let Some(chromium) = browser() else {
+        let required = std::env::var("WUZI_BROWSER_TESTS").is_ok_and(|v| v == "require")
+            || std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            !required,
+            "the browser tests must run here, and no chromium is on the PATH (apt-get install -y chromium)"
+        );
         eprintln!(
             "SKIPPED report_browser: no chromium on the PATH (apt-get install -y chromium to run it)"
         );

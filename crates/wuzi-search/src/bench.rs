@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use wuzi_core::{notation, Board, Point, Rule};
 use wuzi_eval::eval::EvalChoice;
 
+pub mod mates;
 pub mod model;
 pub mod movegen;
 pub mod positions;
@@ -35,98 +36,98 @@ pub const POSITIONS: &[BenchPosition] = &[
         size: 15,
         rule: Rule::Freestyle,
         moves: "h8g9j6i10i5k7",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "free15-middle",
         size: 15,
         rule: Rule::Freestyle,
         moves: "h8i9j8i7i8k8j11j9h9g8h11h12j12l7h7h10",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "free15-tactical",
         size: 15,
         rule: Rule::Freestyle,
         moves: "h8g9j6i10i5k7h6h7i6g6i7i8k5",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "free15-defence",
         size: 15,
         rule: Rule::Freestyle,
         moves: "h8i9j8i7i8k8j11j9h9g8h11h12j12",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "free20-opening",
         size: 20,
         rule: Rule::Freestyle,
         moves: "j10k11k9i11j11j12",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "free20-middle",
         size: 20,
         rule: Rule::Freestyle,
         moves: "j10j11i13h11k11j12l12m13k13m11m12g11i11k12k9h12m7l8h13i12g12j13k14h9",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "free20-tactical",
         size: 20,
         rule: Rule::Freestyle,
         moves: "j10k11k9i11j11j12k13i12i13k12h12m9l10m11",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "std15-opening",
         size: 15,
         rule: Rule::Standard,
         moves: "h8g7i7g9g8f8",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "std15-middle",
         size: 15,
         rule: Rule::Standard,
         moves: "h8i8h9h10i10j11g7i9g11j8k7j9j10h6g9i7k9i6i5f4",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "renju15-opening",
         size: 15,
         rule: Rule::Renju,
         moves: "h8i9g9i7h10i8",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "renju15-middle",
         size: 15,
         rule: Rule::Renju,
         moves: "h8h9i10g11i8i9h10f10k10j10j9l11g8j8g9i11",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "renju15-tactical",
         size: 15,
         rule: Rule::Renju,
         moves: "h8i9g9i7h10i8i10j11i5f10h11h12g12j9",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "caro15-opening",
         size: 15,
         rule: Rule::Caro,
         moves: "h8i9j8k8h9j7",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         name: "caro15-middle",
         size: 15,
         rule: Rule::Caro,
         moves: "h8g8i9j10j11i11k9k10l10i7h9j9h10h7i8j7g7k8j8k7",
-        depth: 10,
+        depth: 14,
     },
 ];
 
@@ -183,6 +184,44 @@ impl Totals {
 /// Searches every position on `threads` threads; `depth` overrides the positions' own
 /// depths, and `movetime` replaces the depth by a time limit (then the node counts are not
 /// reproducible). `split_depth` matters only on several threads.
+/// Where the one-thread bench's nodes go, summed over its positions (each to its depth, or
+/// to `depth`).
+pub fn node_stats(
+    depth: Option<u32>,
+    eval: EvalChoice,
+) -> Result<crate::search::NodeStats, String> {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(HASH_BYTES);
+    searcher.set_options(crate::Options {
+        eval,
+        stats: true,
+        ..crate::Options::default()
+    });
+    let mut total = crate::search::NodeStats::default();
+    for pos in POSITIONS {
+        let board = pos.board()?;
+        searcher.clear();
+        let limits = Limits {
+            max_depth: Some(depth.unwrap_or(pos.depth)),
+            ..Limits::default()
+        };
+        let mut depths = crate::search::NodeStats::default();
+        let result = searcher
+            .search(&board, &limits, &stop, &mut |info| {
+                if info.multipv == 1 {
+                    depths.completed(info.depth, info.nodes);
+                }
+            })
+            .ok_or_else(|| format!("{}: no legal move", pos.name))?;
+        depths.searches = 1;
+        total.add(&depths);
+        if let Some(stats) = result.stats {
+            total.add(&stats);
+        }
+    }
+    Ok(total)
+}
+
 pub fn run(
     depth: Option<u32>,
     movetime: Option<Duration>,

@@ -2,11 +2,11 @@
 //!
 //! [`Searcher::search`] takes a position, [`Limits`] and a stop flag, reports progress through
 //! a callback ([`Info`], once per completed iteration and line) and returns a
-//! [`SearchResult`]. It knows nothing of any protocol. The internals today are the simple
-//! search of `simple.rs` (iterative-deepening alpha-beta over nearby candidates ordered by
-//! threat); the search issue replaces them behind the same API.
+//! [`SearchResult`]. It knows nothing of any protocol. The search is `search.rs` with
+//! `search/` (iterative deepening, principal variation search, the threat solvers at the root
+//! and the leaves); [`quick_move`] (`quick.rs`) answers a legal move without searching.
 //!
-//! Guarantees of every implementation: the move returned is on the board, empty, and not a
+//! Guarantees of the search: the move returned is on the board, empty, and not a
 //! renju Black forbidden point; a five for the side to move is taken at once; an opponent's
 //! five is blocked when it can be; `None` only when no legal move exists. The transposition
 //! table never exceeds the bytes given to [`Searcher::new`] / [`Searcher::set_hash`] and is
@@ -25,9 +25,11 @@ pub mod bench;
 mod iteration_clock;
 pub mod movepick;
 pub mod parallel;
+pub mod params;
+mod quick;
 pub mod search;
-mod simple;
 pub mod solve;
+pub mod tactics;
 pub mod threat;
 pub mod tt;
 pub mod vcf;
@@ -36,6 +38,7 @@ pub mod vct;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+pub use quick::quick_move;
 pub use wuzi_core::{Board, Color, Point, Rule};
 use wuzi_eval::eval;
 
@@ -141,6 +144,8 @@ pub struct SearchResult {
     pub pv: Vec<PvLine>,
     /// Beta cut-offs of the main thread's search (move ordering quality).
     pub cutoffs: CutoffStats,
+    /// Where the main thread's nodes went, when `Options::stats` asked for it.
+    pub stats: Option<Box<search::NodeStats>>,
 }
 
 /// One line of a multi-PV result.
@@ -185,7 +190,7 @@ pub struct Options {
     /// pruning, aspiration windows). Without them the search is plain alpha-beta over the
     /// threat-restricted move sets, so its score at a fixed depth is exact for that tree.
     pub pruning: bool,
-    /// Threat-space search: VCF and VCT at the root, VCF at the leaves.
+    /// Threat-space search: VCF and VCT at the root, the side's fours in the quiescence.
     pub threat_search: bool,
     /// The textbook oracle's semantics (`wuzi-textbook`'s Gomoku): every legal point is a
     /// move, the game ends only when a five is made or the board is full, nothing is
@@ -200,6 +205,8 @@ pub struct Options {
     /// node, and any other node, searches its moves after the first in parallel
     /// (`parallel.rs`). Shallower subtrees cost less than handing them out.
     pub split_depth: SplitDepth,
+    /// Count where the main thread's nodes go (`search/stats.rs`; off in play).
+    pub stats: bool,
 }
 
 /// The least depths at which nodes split (see [`Options::split_depth`]). All are at least
@@ -210,8 +217,8 @@ pub struct SplitDepth {
     pub other: i32,
     /// While a pool thread has nothing to search, any node from this depth splits, so the
     /// idle thread steals its moves at once instead of waiting for a node deep enough.
-    /// (3, 9 and 4: the node rate of two threads on the bench rose by about 0.06 over 3, 7
-    /// without idle splits, with no loss in 200 games at 500 ms; `docs/parallel-history.md`.)
+    /// (The defaults, 3, 9 and 4, were chosen on the bench and in play:
+    /// `docs/journal/parallel.md`.)
     pub idle: i32,
 }
 
@@ -234,51 +241,42 @@ impl Default for Options {
             textbook: None,
             eval: eval::EvalChoice::Auto,
             split_depth: SplitDepth::default(),
+            stats: false,
         }
     }
 }
 
-/// Which search a [`Searcher`] runs.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum Engine {
-    /// The main search (`search.rs`).
-    #[default]
-    Main,
-    /// The simple search the protocol started with, kept as a yardstick for matches.
-    Simple,
+/// The one thread-count rule of every front end (`pbrain-wuzi --threads`, `INFO thread_num`,
+/// every `wuzi` subcommand's `--threads`): 0 asks for one thread per available core, any other
+/// count is taken as it is, and the result lies in `1..=`[`parallel::MAX_THREADS`].
+/// [`Searcher::set_threads`] bounds it further by the search's own maximum.
+pub fn resolve_threads(requested: u64) -> usize {
+    let wanted = match requested {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => usize::try_from(n).unwrap_or(parallel::MAX_THREADS),
+    };
+    wanted.clamp(1, parallel::MAX_THREADS)
 }
 
 /// Owns everything a search keeps between moves: the transposition table and, with more
 /// than one thread, the thread pool (`parallel.rs`).
 pub struct Searcher {
-    engine: Engine,
     options: Options,
     hash_bytes: usize,
     table: Option<tt::TranspositionTable>,
     /// `None` with one thread.
     pool: Option<parallel::Pool>,
-    inner: simple::Simple,
 }
 
 impl Searcher {
     /// A searcher whose table may use up to `hash_bytes` bytes. Allocates nothing yet.
     pub fn new(hash_bytes: usize) -> Searcher {
-        Searcher::with_engine(hash_bytes, Engine::Main)
-    }
-
-    pub fn with_engine(hash_bytes: usize, engine: Engine) -> Searcher {
         Searcher {
-            engine,
             options: Options::default(),
             hash_bytes,
             table: None,
             pool: None,
-            inner: simple::Simple::new(hash_bytes),
         }
-    }
-
-    pub fn engine(&self) -> Engine {
-        self.engine
     }
 
     pub fn set_options(&mut self, options: Options) {
@@ -292,7 +290,6 @@ impl Searcher {
         if let Some(table) = &mut self.table {
             table.clear();
         }
-        self.inner.clear();
     }
 
     /// Changes the table size bound; the table is rebuilt (empty) when next needed.
@@ -301,7 +298,6 @@ impl Searcher {
             self.hash_bytes = hash_bytes;
             self.table = None;
         }
-        self.inner.set_hash(hash_bytes);
     }
 
     /// Saves the transposition table to `path` (`tt/persist.rs`); returns the entries
@@ -353,10 +349,7 @@ impl Searcher {
 
     /// The most threads this searcher can use.
     pub fn max_threads(&self) -> usize {
-        match self.engine {
-            Engine::Main => parallel::MAX_THREADS,
-            Engine::Simple => 1,
-        }
+        parallel::MAX_THREADS
     }
 
     /// The threads the next search uses.
@@ -385,9 +378,6 @@ impl Searcher {
     /// tables (4 to 6 ms the first time a rule is seen in a process). Searches are the same
     /// with or without it.
     pub fn prepare(&mut self, board: &Board) {
-        if self.engine == Engine::Simple {
-            return;
-        }
         let bytes = self.hash_bytes;
         self.table
             .get_or_insert_with(|| tt::TranspositionTable::new(bytes));
@@ -406,8 +396,7 @@ impl Searcher {
         self.search_observed(board, limits, stop, on_info, &|_| {})
     }
 
-    /// [`Searcher::search`], reporting the root's progress to `on_root` as it goes (the simple
-    /// search reports none).
+    /// [`Searcher::search`], reporting the root's progress to `on_root` as it goes.
     pub fn search_observed(
         &mut self,
         board: &Board,
@@ -416,9 +405,6 @@ impl Searcher {
         on_info: &mut (dyn FnMut(&Info) + Send),
         on_root: &(dyn Fn(&RootEvent) + Sync),
     ) -> Option<SearchResult> {
-        if self.engine == Engine::Simple {
-            return self.inner.search(board, limits, stop, on_info);
-        }
         let bytes = self.hash_bytes;
         let table = self
             .table
@@ -427,6 +413,9 @@ impl Searcher {
         let table: &tt::TranspositionTable = table;
         let mut thread = search::Thread::new(board, table, stop, limits, self.options);
         thread.observe(on_root);
+        if self.options.stats {
+            thread.stats = Some(Box::default());
+        }
         if let Some(pool) = &self.pool {
             parallel::Split::new(pool, board, table, stop, limits, self.options)
                 .attach(&mut thread);
@@ -477,13 +466,22 @@ impl Searcher {
             lines,
             pv,
             cutoffs: thread.cutoffs,
+            stats: thread.stats.take(),
         })
     }
 }
 
-/// A legal move found without searching (microseconds): a five, else a block of the
-/// opponent's five, else the candidate with the best threat score, else the centre of an
-/// empty board, else any legal point. `None` only if there is no legal move.
-pub fn quick_move(board: &Board) -> Option<Point> {
-    simple::quick_move(board)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_follow_one_rule() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(resolve_threads(0), cores.min(parallel::MAX_THREADS));
+        assert_eq!(resolve_threads(1), 1);
+        assert_eq!(resolve_threads(3), 3);
+        assert_eq!(resolve_threads(100_000), parallel::MAX_THREADS);
+        assert_eq!(resolve_threads(u64::MAX), parallel::MAX_THREADS);
+    }
 }

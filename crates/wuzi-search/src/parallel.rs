@@ -40,9 +40,10 @@
 //!   (checked at fixed depth with pruning and the table off, with split points at every
 //!   depth from 3, in `tests/parallel_search.rs`).
 
-use crate::search::{self, RootMove, Thread};
+use crate::params::PLY;
+use crate::search::{Frame, MovePlan, NodeContext, RootMove, Thread};
 use crate::tt::{Bound, TranspositionTable};
-use crate::{Info, Limits, Options, WIN};
+use crate::{Limits, Options, WIN};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::fmt;
@@ -50,7 +51,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 use wuzi_core::geometry::MAX_CELLS;
-use wuzi_core::{flag, Bitboard, Board, Cell};
+use wuzi_core::{Board, Cell};
 
 /// The most threads a searcher uses.
 pub const MAX_THREADS: usize = 256;
@@ -127,6 +128,51 @@ pub(crate) struct Searched {
     pub(crate) stopped: bool,
 }
 
+/// What one task of a split point answers: its moves' results (by their index in the
+/// split point's list) and what its history learned.
+struct TaskAnswers {
+    results: Vec<(usize, Option<Searched>)>,
+    history: HistoryDelta,
+}
+
+/// How far the helpers' searches of a split point moved the history table, to be added to
+/// the splitting thread's: the history steers late-move reductions, so a thread that kept
+/// only what it searched itself would reduce by a poorer table than one thread alone.
+#[derive(Default)]
+pub(crate) struct HistoryDelta {
+    /// Per colour; empty when nothing was learned.
+    pub(crate) by_color: Vec<[i32; MAX_CELLS]>,
+}
+
+impl HistoryDelta {
+    fn between(start: &[[i32; MAX_CELLS]], end: &[[i32; MAX_CELLS]]) -> HistoryDelta {
+        let by_color = start
+            .iter()
+            .zip(end)
+            .map(|(a, b)| {
+                let mut d = [0; MAX_CELLS];
+                for ((d, &a), &b) in d.iter_mut().zip(a.iter()).zip(b.iter()) {
+                    *d = b - a;
+                }
+                d
+            })
+            .collect();
+        HistoryDelta { by_color }
+    }
+
+    fn add(&mut self, other: &HistoryDelta) {
+        if self.by_color.is_empty() {
+            self.by_color.clone_from(&other.by_color);
+            return;
+        }
+        for (mine, theirs) in self.by_color.iter_mut().zip(&other.by_color) {
+            for (m, &t) in mine.iter_mut().zip(theirs.iter()) {
+                *m += t;
+            }
+        }
+    }
+}
+
 /// A helper's search state, and which split point's position its board holds.
 struct Worker<'a> {
     thread: Thread<'a>,
@@ -140,26 +186,19 @@ struct Worker<'a> {
 pub(crate) struct SplitPoint<'p> {
     /// The position at the node; a helper copies it once per split point.
     pub(crate) board: &'p Board,
-    pub(crate) ply: usize,
-    /// The node's raw static evaluation (its children average theirs with it).
-    pub(crate) raw_eval: Option<i32>,
-    pub(crate) depth: i32,
-    pub(crate) alpha: i32,
-    pub(crate) beta: i32,
-    pub(crate) is_pv: bool,
-    /// The opponent threatens an open four here (no move is quiet then).
-    pub(crate) threatened: bool,
-    /// Late quiet moves are reduced, as the serial move loop reduces them (not at the root).
-    pub(crate) reduce: bool,
-    /// The side to move's fives (only the root has any: a node with one is settled first).
-    pub(crate) fives: Bitboard,
+    /// What the node's move loop knew when it split: its helpers plan each move with it.
+    pub(crate) ctx: NodeContext,
+    /// The best score among the moves the node searched before it split.
+    pub(crate) best: i32,
+    /// The frames of the line from four plies above the node to the node.
+    pub(crate) frames: &'p [Frame],
+    /// The root's window (its width and its alpha when the split opened).
+    pub(crate) root_delta: i32,
+    pub(crate) root_alpha: i32,
     /// The splitting thread's move-ordering memory (history and counter moves per colour): a
     /// helper starts each split point with a copy, so it orders moves as that thread would.
     pub(crate) history: &'p [[i32; MAX_CELLS]],
     pub(crate) counter_moves: &'p [[Option<Cell>; MAX_CELLS]],
-    /// The splitting thread's killer moves per ply (those below the split point are its
-    /// children's and grandchildren's).
-    pub(crate) killers: &'p [[Option<Cell>; 2]],
     /// The first ply at which null moves may be tried (raised inside a verification search).
     pub(crate) null_min_ply: usize,
     /// The cut-off flags of the split points around this one, outermost first, then this
@@ -294,34 +333,32 @@ impl<'a> Split<'a> {
         if main.stopped || first >= beta {
             return first;
         }
-        let us = main.board.side_to_move();
         let cells: Vec<(Cell, usize)> = moves[1..]
             .iter()
             .enumerate()
             .map(|(k, m)| (m.cell, k + 1))
             .collect();
+        let alpha = alpha.max(first);
+        main.root_alpha = alpha;
+        let ctx = main.root_context(depth, alpha, beta);
+        let frames = main.frames_around(0).to_vec();
         let point = SplitPoint {
             board: &main.board,
-            ply: 0,
-            raw_eval: main.raw_eval(0),
-            depth,
-            alpha: alpha.max(first),
-            beta,
-            is_pv: true,
-            threatened: false,
-            reduce: false,
-            fives: *main.board.cells_making(us, flag::FIVE),
+            ctx,
+            best: first,
+            frames: &frames,
+            root_delta: main.root_delta,
+            root_alpha: main.root_alpha,
             history: main.history(),
             counter_moves: main.counter_moves(),
-            killers: main.killers(),
             null_min_ply: 0,
             cuts: main.split_cuts(),
         };
         for &(cell, _) in &cells {
             main.report_entered(cell, depth);
         }
-        let results = self.search_siblings(&point, &cells);
-        main.absorb(&results);
+        let (results, history) = self.search_siblings(&point, &cells);
+        main.absorb(&results, &history);
         let mut best = first;
         let mut best_index = 0;
         for (i, result) in results.into_iter().enumerate() {
@@ -366,7 +403,7 @@ impl<'a> Split<'a> {
             };
             let hash = main.board.hash();
             main.tt
-                .store(hash, 0, Some(moves[0].cell), best, 0, depth, bound);
+                .store(hash, 0, Some(moves[0].cell), best, 0, depth / PLY, bound);
         }
         best
     }
@@ -382,13 +419,13 @@ impl<'a> Split<'a> {
         self: &Arc<Self>,
         point: &SplitPoint,
         cells: &[(Cell, usize)],
-    ) -> Vec<Option<Searched>> {
+    ) -> (Vec<Option<Searched>>, HistoryDelta) {
         let id = self.points.fetch_add(1, Ordering::Relaxed) + 1;
-        let alpha = AtomicI32::new(point.alpha);
+        let alpha = AtomicI32::new(point.ctx.alpha);
         let next = AtomicUsize::new(0);
         let tasks = self.threads.min(cells.len());
         self.busy.fetch_sub(1, Ordering::Relaxed);
-        let found: Vec<Vec<(usize, Option<Searched>)>> = self.pool.install(|| {
+        let found: Vec<TaskAnswers> = self.pool.install(|| {
             (0..tasks)
                 .into_par_iter()
                 .with_max_len(1)
@@ -397,10 +434,14 @@ impl<'a> Split<'a> {
         });
         self.busy.fetch_add(1, Ordering::Relaxed);
         let mut results: Vec<Option<Searched>> = cells.iter().map(|_| None).collect();
-        for (k, result) in found.into_iter().flatten() {
-            results[k] = result;
+        let mut history = HistoryDelta::default();
+        for task in found {
+            for (k, result) in task.results {
+                results[k] = result;
+            }
+            history.add(&task.history);
         }
-        results
+        (results, history)
     }
 
     /// One task of a split point: takes the next move from `next` until none is left or the
@@ -413,37 +454,49 @@ impl<'a> Split<'a> {
         alpha: &AtomicI32,
         next: &AtomicUsize,
         id: u64,
-    ) -> Vec<(usize, Option<Searched>)> {
+    ) -> TaskAnswers {
         self.busy.fetch_add(1, Ordering::Relaxed);
         let mut found = Vec::new();
         let mut state: Option<Box<Worker<'a>>> = None;
+        // The history the task's state started from: what it learns beyond it goes back to
+        // the splitting thread (`HistoryDelta`).
+        let mut start: Option<Vec<[i32; MAX_CELLS]>> = None;
         loop {
             let k = next.fetch_add(1, Ordering::Relaxed);
             let Some(&(cell, index)) = cells.get(k) else {
                 break;
             };
-            if alpha.load(Ordering::Acquire) >= point.beta {
+            if alpha.load(Ordering::Acquire) >= point.ctx.beta {
                 break;
             }
             let worker = state.get_or_insert_with(|| {
                 let mut worker = self.acquire();
                 if worker.point != id {
-                    worker.thread.board.clone_from(point.board);
-                    worker.thread.adopt_ordering(point);
+                    worker.thread.adopt_split_point(point);
                     worker.point = id;
                 }
                 worker
             });
+            if start.is_none() {
+                start = Some(worker.thread.history().to_vec());
+            }
             found.push((
                 k,
                 self.run_task(&mut worker.thread, point, alpha, cell, index),
             ));
         }
+        let mut history = HistoryDelta::default();
         if let Some(worker) = state {
+            if let Some(start) = &start {
+                history = HistoryDelta::between(start, worker.thread.history());
+            }
             self.release(worker);
         }
         self.busy.fetch_sub(1, Ordering::Relaxed);
-        found
+        TaskAnswers {
+            results: found,
+            history,
+        }
     }
 
     /// Runs one sibling search on a helper's state: the state may split in turn while it
@@ -466,48 +519,6 @@ impl<'a> Split<'a> {
         worker.null_min_ply = 0;
         worker.recover_from_cut();
         result
-    }
-
-    /// Iterative deepening over `cells` with the side's root VCT beside it on another pool
-    /// thread (the VCF has run already). A VCT win stops the deepening (through a cut-off
-    /// flag every thread of the search carries) and is the answer, as it is on one thread,
-    /// where the VCT runs first; until then, or without one, the deepening has the other
-    /// threads, and the VCT's thread joins it when the VCT ends.
-    pub(crate) fn deepen_beside_vct(
-        &self,
-        main: &mut Thread<'a>,
-        cells: Vec<Cell>,
-        on_info: &mut (dyn FnMut(&Info) + Send),
-    ) -> (Vec<RootMove>, u32) {
-        let mut board = main.board.clone();
-        let threat_time = main.threat_time();
-        let start = main.start;
-        let max_nodes = main.limits.max_nodes;
-        let stop = main.stop_flag();
-        let won = Arc::new(AtomicBool::new(false));
-        main.cut_chain.push(Arc::clone(&won));
-        let ((vct, vct_nodes), deepened) = self.pool.join(
-            || {
-                self.busy.fetch_add(1, Ordering::Relaxed);
-                let outcome = crate::vct::root_vct(&mut board, threat_time, start, max_nodes, stop);
-                self.busy.fetch_sub(1, Ordering::Relaxed);
-                if outcome.0.is_some() {
-                    won.store(true, Ordering::Release);
-                }
-                outcome
-            },
-            || search::deepen(main, cells, on_info),
-        );
-        main.cut_chain.pop();
-        main.nodes += vct_nodes;
-        match vct {
-            Some(line) => {
-                main.recover_from_cut();
-                let win = main.proven_root_move(line);
-                search::report_win(main, win, on_info)
-            }
-            None => deepened,
-        }
     }
 
     /// Gives every helper state (all free between root passes) the main thread's clock and
@@ -537,10 +548,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Searches one sibling move of a split point on a helper whose board holds the split
-/// point's position: a null window at the shared alpha (reduced as the serial loop reduces a
-/// late quiet move, and searched again unreduced if it beats alpha), then, by PVS rules, the
-/// full window at the alpha of then if it still beats it. A move that reaches beta cuts the
-/// split point off: the moves not started are skipped, the running ones abandoned.
+/// point's position, as the node's own loop would (its plan: a reduced null window for a late
+/// move, searched again as planned if it beats alpha), at the shared alpha; then, at a PV
+/// node, the full window at the alpha of then if it still beats it. A move that reaches beta
+/// cuts the split point off: the moves not started are skipped, the running ones abandoned.
 fn search_sibling(
     worker: &mut Thread,
     point: &SplitPoint,
@@ -549,7 +560,7 @@ fn search_sibling(
     index: usize,
 ) -> Option<Searched> {
     let alpha = shared.load(Ordering::Acquire);
-    let beta = point.beta;
+    let beta = point.ctx.beta;
     if alpha >= beta {
         return None;
     }
@@ -565,41 +576,37 @@ fn search_sibling(
             stopped: true,
         });
     }
-    let (ply, depth) = (point.ply, point.depth);
-    worker.enter_split_point(ply, point.raw_eval);
+    let mut ctx = point.ctx;
+    ctx.alpha = alpha;
+    let ply = ctx.ply;
     let nodes = worker.nodes;
     worker.seldepth = 0;
-    let us = worker.board.side_to_move();
-    let r = if point.reduce {
-        let quiet = worker.is_quiet(us, cell, point.threatened);
-        worker.late_move_reduction(quiet, index, depth, point.is_pv)
-    } else {
-        0
-    };
-    worker.board.make(us, cell);
+    worker.root_delta = point.root_delta;
+    worker.root_alpha = point.root_alpha;
+    let plan = worker
+        .plan(&ctx, cell, index + 1, point.best)
+        .unwrap_or(MovePlan {
+            depth: ctx.depth - PLY,
+            reduced: None,
+        });
+    worker.enter_move(ply, cell, plan.depth, ctx.depth);
     worker.pv[ply + 1].clear();
     let mut improved = false;
-    let score = if point.fives.contains(cell) {
-        let win = WIN - (ply as i32 + 1);
-        improved = win > alpha;
-        win
-    } else {
-        let mut score = -worker.node(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
-        if score > alpha && r > 0 && !worker.stopped {
-            score = -worker.node(-alpha - 1, -alpha, depth - 1, ply + 1, false);
-        }
-        if score >= beta {
-            improved = true;
-        } else if score > alpha && !worker.stopped {
-            // Re-search at the alpha of now: other moves may have raised it meanwhile.
-            let now = shared.load(Ordering::Acquire).max(alpha);
-            if now < beta {
-                score = -worker.node(-beta, -now, depth - 1, ply + 1, true);
-                improved = score > now;
-            }
-        }
-        score
+    let null_window = NodeContext {
+        is_pv: false,
+        ..ctx
     };
+    let mut score = worker.search_move(&null_window, plan, index + 1, alpha, beta, point.best);
+    if score >= beta {
+        improved = true;
+    } else if score > alpha && ctx.is_pv && !worker.stopped {
+        // Re-search at the alpha of now: other moves may have raised it meanwhile.
+        let now = shared.load(Ordering::Acquire).max(alpha);
+        if now < beta {
+            score = -worker.node(-beta, -now, plan.depth, ply + 1, true, false);
+            improved = score > now;
+        }
+    }
     worker.board.unmake();
     let aborted = worker.cut;
     let stopped = worker.stopped && !aborted;

@@ -1,21 +1,11 @@
 //! Threat-space solving of one position: the logic of `wuzi solve`, callable without the
-//! command line. [`read_position`] turns a move list or a diagram into a position; [`solve`]
-//! runs the VCF solver, or the VCT solver (proof numbers, or iterative deepening for a shortest
-//! line), under a [`SolveRequest`]'s limits and reports the verdict; [`line_holds`] replays a
-//! winning line independently of the solvers.
-//!
-//! Notation (the project's, see `wuzi_core::notation`): a point is a column letter from `a` at
-//! the left and a row number from 1 at the **top** (Gomocup coordinates plus one), so `h8` is
-//! the centre of 15x15; a move list runs names together or separates them with spaces or
-//! commas (`h8i9j10`, `"h8 i9 j10"`). Moves alternate from Black. A diagram is one board row a
-//! line, top row first, `x` Black, `o` White, `.` empty (spaces ignored); the side to move is
-//! then Black if both have as many stones, else White.
-//!
-//! Nothing here panics on user input: every bad input is a [`SolveError`].
+//! command line. [`solve`] runs the VCF solver, or the VCT solver (proof numbers, or
+//! iterative deepening for a shortest line), under a [`SolveRequest`]'s limits and reports the
+//! verdict; [`line_holds`] replays a winning line independently of the solvers. The position
+//! is read from text by `wuzi_core::notation` ([`Position`]).
 
-use std::fmt;
 use std::time::{Duration, Instant};
-use wuzi_core::notation::parse_moves;
+use wuzi_core::notation::Position;
 use wuzi_core::{Board, Color, Point, Rule};
 
 use crate::threat::SolveResult;
@@ -57,130 +47,6 @@ impl SolveRequest {
             nodes: None,
         }
     }
-}
-
-/// Why the input could not be turned into a position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SolveError {
-    NoPosition,
-    File(String, String),
-    Notation(String),
-    Board(String),
-    Diagram(String),
-}
-
-impl fmt::Display for SolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SolveError::NoPosition => write!(f, "give a move list or --file"),
-            SolveError::File(path, e) => write!(f, "cannot read {path}: {e}"),
-            SolveError::Notation(e) => write!(f, "{e}"),
-            SolveError::Board(e) => write!(f, "{e}"),
-            SolveError::Diagram(e) => write!(f, "bad diagram: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for SolveError {}
-
-/// A position read from the arguments, with the side to move.
-#[derive(Debug, Clone)]
-pub struct Position {
-    pub board: Board,
-    pub to_move: Color,
-}
-
-/// Reads a position from `text`: a diagram when it looks like one (then it gives its own
-/// size), else a move list on a `width` x `height` board.
-pub fn read_position(
-    text: &str,
-    width: usize,
-    height: usize,
-    rule: Rule,
-) -> Result<Position, SolveError> {
-    if looks_like_diagram(text) {
-        diagram(text, rule)
-    } else {
-        from_moves(text, width, height, rule)
-    }
-}
-
-pub fn from_moves(
-    text: &str,
-    width: usize,
-    height: usize,
-    rule: Rule,
-) -> Result<Position, SolveError> {
-    let mut board =
-        Board::new(width, height, rule).map_err(|e| SolveError::Board(e.to_string()))?;
-    let moves = parse_moves(text).map_err(|e| SolveError::Notation(e.to_string()))?;
-    let mut color = Color::Black;
-    for p in moves {
-        board
-            .place(color, p)
-            .map_err(|e| SolveError::Board(format!("move {}: {e}", p.name())))?;
-        color = color.opponent();
-    }
-    Ok(Position {
-        board,
-        to_move: color,
-    })
-}
-
-/// Rows of a diagram: its non-empty lines with spaces removed.
-fn diagram_rows(text: &str) -> Vec<Vec<char>> {
-    text.lines()
-        .map(|l| {
-            l.chars()
-                .filter(|c| !c.is_whitespace())
-                .collect::<Vec<char>>()
-        })
-        .filter(|r| !r.is_empty())
-        .collect()
-}
-
-fn looks_like_diagram(text: &str) -> bool {
-    let rows = diagram_rows(text);
-    rows.len() >= 2
-        && rows.iter().all(|r| {
-            r.iter()
-                .all(|c| matches!(c, 'x' | 'X' | 'o' | 'O' | '.' | '-' | '_'))
-        })
-}
-
-fn diagram(text: &str, rule: Rule) -> Result<Position, SolveError> {
-    let rows = diagram_rows(text);
-    let height = rows.len();
-    let width = rows.first().map_or(0, |r| r.len());
-    if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != width) {
-        return Err(SolveError::Diagram(format!(
-            "row {} has {} cells, the first has {width}",
-            i + 1,
-            r.len()
-        )));
-    }
-    let mut board =
-        Board::new(width, height, rule).map_err(|e| SolveError::Board(e.to_string()))?;
-    let mut counts = [0usize; 2];
-    for (y, row) in rows.iter().enumerate() {
-        for (x, &ch) in row.iter().enumerate() {
-            let color = match ch {
-                'x' | 'X' => Color::Black,
-                'o' | 'O' => Color::White,
-                _ => continue,
-            };
-            counts[color.index()] += 1;
-            board
-                .place(color, Point::new(x as u8, y as u8))
-                .map_err(|e| SolveError::Board(e.to_string()))?;
-        }
-    }
-    let to_move = if counts[0] > counts[1] {
-        Color::White
-    } else {
-        Color::Black
-    };
-    Ok(Position { board, to_move })
 }
 
 /// What one solve found.
@@ -266,17 +132,7 @@ pub fn line_holds(board: &Board, attacker: Color, line: &[Point]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn diagrams_are_read() {
-        let text = "x x x x .\n. . . . .\no o o . .\n. . . . .\n. . . . .\n";
-        assert!(looks_like_diagram(text));
-        let pos = read_position(text, 15, 15, Rule::Freestyle).expect("diagram");
-        assert_eq!((pos.board.width(), pos.board.height()), (5, 5));
-        assert_eq!(pos.to_move, Color::White);
-        assert!(diagram("x x\nx x x\n", Rule::Freestyle).is_err());
-        assert!(!looks_like_diagram("h8i9j10"));
-    }
+    use wuzi_core::notation::read_position;
 
     #[test]
     fn a_four_three_is_solved_and_its_line_holds() {

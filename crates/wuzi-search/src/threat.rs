@@ -1,4 +1,4 @@
-//! Shared ground of the threat-space solvers (`vcf.rs`, `vct.rs`): the result types, the
+//! Shared ground of the threat-space solvers (`vcf.rs`, `vct/`): the result types, the
 //! rule-aware answer of a defender to a four, the *zone* of a forcing line and the replay of
 //! a line.
 //!

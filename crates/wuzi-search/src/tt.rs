@@ -39,6 +39,8 @@ pub struct TtEntry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The node was on a principal variation when stored (or stored so by a PV node).
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -70,13 +72,15 @@ pub struct TranspositionTable {
 }
 
 /// Packs an entry into 64 bits: cell+1 (16), score (16), eval (16), depth (8), bound (2),
-/// generation (6).
+/// principal variation (1), generation (5).
+#[allow(clippy::too_many_arguments)]
 fn pack(
     cell: Option<usize>,
     score: i32,
     eval: i32,
     depth: i32,
     bound: Bound,
+    pv: bool,
     generation: u8,
 ) -> u64 {
     let cell = cell.map_or(0, |c| c as u64 + 1) & 0xffff;
@@ -88,8 +92,16 @@ fn pack(
         Bound::Lower => 1,
         Bound::Upper => 2,
     };
-    cell | score << 16 | eval << 32 | depth << 48 | bound << 56 | ((generation & 63) as u64) << 58
+    cell | score << 16
+        | eval << 32
+        | depth << 48
+        | bound << 56
+        | (pv as u64) << 58
+        | ((generation & GENERATIONS) as u64) << 59
 }
+
+/// Generations are counted modulo this plus one.
+const GENERATIONS: u8 = 31;
 
 fn unpack(data: u64) -> (TtEntry, u8) {
     let cell = (data & 0xffff) as usize;
@@ -103,8 +115,9 @@ fn unpack(data: u64) -> (TtEntry, u8) {
             1 => Bound::Lower,
             _ => Bound::Upper,
         },
+        pv: data >> 58 & 1 == 1,
     };
-    (entry, (data >> 58) as u8)
+    (entry, (data >> 59) as u8)
 }
 
 /// A win/loss score relative to the root becomes relative to the node at `ply`, and back.
@@ -163,7 +176,7 @@ impl TranspositionTable {
 
     /// Marks a new search: older entries become preferred victims.
     pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+        self.generation = (self.generation + 1) & GENERATIONS;
         self.used = true;
     }
 
@@ -220,6 +233,23 @@ impl TranspositionTable {
         depth: i32,
         bound: Bound,
     ) {
+        self.store_pv(key, ply, cell, score, eval, depth, bound, false);
+    }
+
+    /// `store`, marking whether the node is on a principal variation.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store_pv(
+        &self,
+        key: u64,
+        ply: usize,
+        cell: Option<usize>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let generation = self.generation;
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -242,6 +272,7 @@ impl TranspositionTable {
                         eval,
                         depth,
                         bound,
+                        pv,
                         generation,
                     );
                     slot.data.store(data, Ordering::Relaxed);
@@ -251,7 +282,7 @@ impl TranspositionTable {
                 break;
             }
             let (old, gen) = unpack(data);
-            let age = (generation.wrapping_sub(gen) & 63) as i32;
+            let age = (generation.wrapping_sub(gen) & GENERATIONS) as i32;
             let worth = old.depth - 4 * age;
             if worth < victim_worth {
                 victim_worth = worth;
@@ -264,6 +295,7 @@ impl TranspositionTable {
             eval,
             depth,
             bound,
+            pv,
             generation,
         );
         bucket[victim].data.store(data, Ordering::Relaxed);
@@ -298,18 +330,21 @@ mod tests {
             (Some(1763), 29990, -700, 100, Bound::Exact),
             (None, 0, 0, 0, Bound::Lower),
         ] {
-            let (e, g) = unpack(pack(cell, score, eval, depth, bound, 37));
-            assert_eq!(
-                e,
-                TtEntry {
-                    cell,
-                    score,
-                    eval,
-                    depth,
-                    bound
-                }
-            );
-            assert_eq!(g, 37);
+            for pv in [false, true] {
+                let (e, g) = unpack(pack(cell, score, eval, depth, bound, pv, 27));
+                assert_eq!(
+                    e,
+                    TtEntry {
+                        cell,
+                        score,
+                        eval,
+                        depth,
+                        bound,
+                        pv
+                    }
+                );
+                assert_eq!(g, 27);
+            }
         }
     }
 
@@ -348,8 +383,10 @@ mod tests {
         tt.store(key, 0, Some(3), 100, 0, 4, Bound::Exact);
         let slot = &tt.bucket(key)[0];
         // Simulate a torn write: the data word of another entry with the old check word.
-        slot.data
-            .store(pack(Some(9), -5, 0, 8, Bound::Lower, 0), Ordering::Relaxed);
+        slot.data.store(
+            pack(Some(9), -5, 0, 8, Bound::Lower, false, 0),
+            Ordering::Relaxed,
+        );
         assert!(tt.probe(key, 0).is_none());
     }
 

@@ -4,11 +4,12 @@
 
 mod common;
 
-use common::{board_from_rows, check_line, LineKind};
+use common::{check_line, LineKind};
 use wuzi_core::{Board, Color, Point, Rule};
 use wuzi_search::threat::SolveResult;
 use wuzi_search::vcf::{VcfSolver, UNLIMITED};
 use wuzi_search::vct::{VctLimits, VctSolver};
+use wuzi_testkit::position::board_from_rows;
 
 const EMPTY: &str = "...............";
 

@@ -3,22 +3,16 @@
 
 mod common;
 
-use common::{check_line, load_cases, point_name, Case, LineKind};
+use common::{check_line, LineKind};
 use std::time::{Duration, Instant};
 use wuzi_core::{Board, Point};
 use wuzi_search::threat::SolveResult;
 use wuzi_search::vcf::VcfSolver;
 use wuzi_search::vct::{VctLimits, VctSolver};
+use wuzi_testkit::tactics::{load_cases, Case};
 
 fn points(board: &Board, line: &[usize]) -> Vec<Point> {
     line.iter().map(|&c| board.point(c)).collect()
-}
-
-fn names(board: &Board, line: &[Point]) -> String {
-    line.iter()
-        .map(|&p| point_name(p, board.height()))
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 /// Solves one case with the solver its `solver` field names; returns the result, nodes and
@@ -41,10 +35,7 @@ fn solve_case(
             deadline,
         };
         // `WUZI_TABLE_BITS` sizes the tables (for experiments; 18 by default).
-        let bits = std::env::var("WUZI_TABLE_BITS")
-            .ok()
-            .and_then(|b| b.parse().ok())
-            .unwrap_or(18);
+        let bits = wuzi_testkit::env_or("WUZI_TABLE_BITS", 18);
         let mut solver = VctSolver::with_table_bits(bits);
         if pn {
             solver.solve_pn(&mut board, case.attacker, &limits)
@@ -97,7 +88,7 @@ fn check_shared_cases(pn: bool) {
                 let line = points(&case.board, line);
                 match check_line(&case.board, case.attacker, &line, kind(case)) {
                     Ok(depth) if depth <= case.max_depth => {
-                        format!("win {} (depth {depth})", names(&case.board, &line))
+                        format!("win {} (depth {depth})", case.names(&line))
                     }
                     Ok(depth) => {
                         failures.push(format!("{}: line too deep ({depth})", case.name()));
@@ -107,7 +98,7 @@ fn check_shared_cases(pn: bool) {
                         failures.push(format!(
                             "{}: bad line {}: {e}",
                             case.name(),
-                            names(&case.board, &line)
+                            case.names(&line)
                         ));
                         String::new()
                     }
@@ -117,7 +108,7 @@ fn check_shared_cases(pn: bool) {
             (other, _) => {
                 let shown = match other {
                     SolveResult::Win(line) => {
-                        format!("win {}", names(&case.board, &points(&case.board, line)))
+                        format!("win {}", case.names(&points(&case.board, line)))
                     }
                     r => format!("{r:?}"),
                 };
@@ -126,7 +117,7 @@ fn check_shared_cases(pn: bool) {
                     case.name(),
                     case.expected
                         .as_ref()
-                        .map_or("NONE".to_string(), |l| names(&case.board, l))
+                        .map_or("NONE".to_string(), |l| case.names(l))
                 ));
                 String::new()
             }
@@ -154,7 +145,7 @@ fn bench_only_cases_report() {
             SolveResult::Win(line) => {
                 let line = points(&case.board, line);
                 let check = check_line(&case.board, case.attacker, &line, kind(case));
-                format!("win {} check {:?}", names(&case.board, &line), check)
+                format!("win {} check {:?}", case.names(&line), check)
             }
             r => format!("{r:?}"),
         };
@@ -259,8 +250,8 @@ fn vct_threats_survive_every_reply() {
                     out.result.is_win(),
                     "{}: after the threat {}, the reply {} is not refuted ({:?}, pn {pn})",
                     case.name(),
-                    point_name(after.point(threat), 15),
-                    point_name(q, 15),
+                    case.names(&[after.point(threat)]),
+                    case.names(&[q]),
                     out.result
                 );
             }
@@ -268,7 +259,7 @@ fn vct_threats_survive_every_reply() {
         eprintln!(
             "{}: threat {} (move {used}), {replies} replies refuted, {nodes} nodes",
             case.name(),
-            point_name(after.point(threat), 15)
+            case.names(&[after.point(threat)])
         );
     }
 }

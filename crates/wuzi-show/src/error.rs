@@ -20,4 +20,7 @@ pub enum ShowError {
     /// The board size is not supported.
     #[error("{0}")]
     Board(String),
+    /// The game cannot be written in the format asked for.
+    #[error("cannot write the game: {0}")]
+    Write(String),
 }

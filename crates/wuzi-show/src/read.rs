@@ -110,6 +110,25 @@ fn sgf_coord(c: u8) -> Option<u8> {
     }
 }
 
+/// The number of game trees in an SGF collection.
+pub fn sgf_game_count(text: &str) -> usize {
+    game_trees(text).len()
+}
+
+/// The value of property `key` (`GN`, `PB`, `RE`, ...) of game `game` (1-based) of an SGF
+/// collection, escapes undone; `Ok(None)` when the game lacks it.
+pub fn sgf_property(text: &str, game: usize, key: &str) -> Result<Option<String>, ShowError> {
+    let trees = game_trees(text);
+    let tree = game
+        .checked_sub(1)
+        .and_then(|i| trees.get(i))
+        .ok_or(ShowError::NoSuchGame {
+            wanted: game,
+            found: trees.len(),
+        })?;
+    Ok(property(tree, key))
+}
+
 /// Reads game `game` (1-based) of an SGF collection.
 pub fn read_sgf(text: &str, game: usize) -> Result<Game, ShowError> {
     let trees = game_trees(text);
@@ -241,6 +260,19 @@ mod tests {
                 found: 2
             })
         );
+    }
+
+    #[test]
+    fn sgf_properties_by_game() {
+        let text = "(;GM[4]GN[7]PB[a\\]b];B[hh])(;GM[4]GN[8];B[aa])";
+        assert_eq!(sgf_game_count(text), 2);
+        assert_eq!(sgf_game_count("no game"), 0);
+        assert_eq!(sgf_property(text, 1, "GN"), Ok(Some("7".into())));
+        assert_eq!(sgf_property(text, 1, "PB"), Ok(Some("a]b".into())));
+        assert_eq!(sgf_property(text, 2, "GN"), Ok(Some("8".into())));
+        assert_eq!(sgf_property(text, 2, "PB"), Ok(None));
+        assert!(sgf_property(text, 3, "GN").is_err());
+        assert!(sgf_property(text, 0, "GN").is_err());
     }
 
     #[test]

@@ -25,3 +25,10 @@ pub fn read_data(rel: &str) -> String {
 pub fn openings_dir() -> PathBuf {
     data("openings")
 }
+
+/// The string `key` of a JSON object of a data file; panics naming the key when it is missing.
+pub(crate) fn text<'a>(object: &'a serde_json::Value, key: &str) -> &'a str {
+    object[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("field {key:?} missing"))
+}

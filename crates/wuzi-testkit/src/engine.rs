@@ -284,6 +284,23 @@ pub fn free_point(board: &Board) -> Point {
         .expect("a legal point")
 }
 
+impl Engine {
+    /// The next reply must be a legal move on `board` (within [`PROMPT`]): it is played there
+    /// and returned.
+    pub fn play_reply(&mut self, board: &mut Board) -> Point {
+        let m = self.expect_move();
+        play_checked(self, board, m);
+        m
+    }
+
+    /// Plays the opponent's move `p` on `board` (it must be legal there) and sends it as
+    /// `TURN`.
+    pub fn turn(&mut self, board: &mut Board, p: Point) {
+        self.send(&format!("TURN {},{}", p.x, p.y));
+        play_checked(self, board, p);
+    }
+}
+
 /// The Gomocup `INFO rule` code of a rule.
 pub fn rule_code(rule: Rule) -> u32 {
     rule.gomocup_code()

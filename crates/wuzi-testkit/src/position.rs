@@ -1,41 +1,49 @@
 //! Positions for tests, built from what a person writes: a diagram of rows, or a move list.
+//! The text is read by `wuzi_core::notation`; these helpers panic with the reason on a broken
+//! fixture.
 
-use wuzi_core::{notation, Board, Color, Point, Rule};
+use wuzi_core::notation::{position_from_moves, Diagram, Marks};
+use wuzi_core::rng::Rng;
+use wuzi_core::{Board, Color, Point, Rule};
 
-/// A board from rows top to bottom; `black` and `white` name the characters of each colour and
-/// anything else is empty; spaces between cells are ignored. The side to move follows from
-/// the stones placed (`Board::place`).
+fn diagram(rows: &[&str], marks: Marks) -> Diagram {
+    Diagram::from_rows(rows.iter().copied(), marks)
+        .unwrap_or_else(|e| panic!("{e}\n{}", rows.join("\n")))
+}
+
+/// A board from rows top to bottom (a diagram, `wuzi_core::notation::Diagram`); `black` and
+/// `white` name the characters of each colour. The stones are placed row by row, so the side
+/// to move is the opponent of the last stone's colour in that order (`Board::place`).
 pub fn board_from_rows(rows: &[&str], rule: Rule, black: char, white: char) -> Board {
-    let grid: Vec<Vec<char>> = rows
-        .iter()
-        .map(|r| r.chars().filter(|c| !c.is_whitespace()).collect())
-        .collect();
-    let width = grid.first().map_or(0, Vec::len);
-    let mut board = Board::new(width, grid.len(), rule).expect("diagram size");
-    for (y, row) in grid.iter().enumerate() {
-        for (x, &ch) in row.iter().enumerate() {
-            let color = if ch == black {
-                Color::Black
-            } else if ch == white {
-                Color::White
-            } else {
-                continue;
-            };
-            board
-                .place(color, Point::new(x as u8, y as u8))
-                .expect("diagram stone");
-        }
-    }
+    diagram(rows, Marks { black, white })
+        .board(rule)
+        .unwrap_or_else(|e| panic!("{e}\n{}", rows.join("\n")))
+}
+
+/// A board from rows top to bottom (`x` Black, `o` White) with `to_move` to move: each side's
+/// stones are placed from the last row's end back to the first row's start, those of
+/// `to_move` first and the other side's last. The diagram must hold a stone of the side not
+/// to move.
+pub fn board_to_move(rows: &[&str], rule: Rule, to_move: Color) -> Board {
+    let d = diagram(rows, Marks::XO);
+    let of = |color: Color| d.stones.iter().rev().filter(move |(c, _)| *c == color);
+    let order: Vec<(Color, Point)> = of(to_move).chain(of(to_move.opponent())).copied().collect();
+    let board = d
+        .board_placing(rule, &order)
+        .unwrap_or_else(|e| panic!("{e}\n{}", rows.join("\n")));
+    assert_eq!(
+        board.side_to_move(),
+        to_move,
+        "the diagram needs a stone of the side not to move"
+    );
     board
 }
 
 /// A `size` x `size` board after `moves` (letter-number names, alternating from Black).
 pub fn board_from_moves(moves: &str, size: usize, rule: Rule) -> Board {
-    let mut board = Board::new(size, size, rule).expect("board size");
-    for p in notation::parse_moves(moves).expect("move list") {
-        board.play(p).expect("legal move");
-    }
-    board
+    position_from_moves(moves, size, size, rule)
+        .unwrap_or_else(|e| panic!("{moves}: {e}"))
+        .board
 }
 
 /// A dense position for rule tests: `black` and `white` stones dropped (Black's first) on
@@ -49,7 +57,7 @@ pub fn dense_board(
     white: usize,
     seed: u64,
 ) -> Board {
-    let mut rng = crate::Lcg(seed);
+    let mut rng = Rng::new(seed);
     let mut board = Board::new(size, size, rule).expect("size");
     let lo = (size - span) / 2;
     for (color, n) in [(Color::Black, black), (Color::White, white)] {
@@ -57,8 +65,8 @@ pub fn dense_board(
         let mut tries = 0;
         while placed < n && tries < 10_000 {
             tries += 1;
-            let x = lo + rng.next(span as u64) as usize;
-            let y = lo + rng.next(span as u64) as usize;
+            let x = lo + rng.below(span);
+            let y = lo + rng.below(span);
             let p = Point::new(x as u8, y as u8);
             if board.is_empty_at(p) && board.place(color, p).is_ok() {
                 placed += 1;

@@ -2,8 +2,9 @@
 //! list of Black's forbidden points as the Gomocup referee judges them (see `data/README.md`
 //! for which answers came from the referee and which were derived by hand from its rule).
 
-use crate::data::read_data;
+use crate::data::{read_data, text};
 use serde_json::Value;
+use wuzi_core::notation::parse_coords;
 use wuzi_core::{Board, Color, ForbiddenKind, Point, Rule};
 
 /// Where a case's answer came from.
@@ -23,18 +24,18 @@ pub struct RefereeCase {
     pub forbidden: Vec<(Point, ForbiddenKind)>,
 }
 
-/// `"x,y"` as a point; panics with the text on a broken fixture.
-pub fn point(text: &str) -> Point {
-    let mut parts = text.split(',').map(|s| s.trim().parse::<u8>());
-    match (parts.next(), parts.next(), parts.next()) {
-        (Some(Ok(x)), Some(Ok(y)), None) => Point::new(x, y),
-        _ => panic!("bad point {text:?}"),
-    }
+/// `"x,y x,y ..."` as points (`wuzi_core::notation::parse_coords`); panics with the text on a
+/// broken fixture.
+pub fn points(text: &str) -> Vec<Point> {
+    parse_coords(text).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// `"x,y x,y ..."` as points.
-pub fn points(text: &str) -> Vec<Point> {
-    text.split_whitespace().map(point).collect()
+/// `"x,y"` as a point.
+pub fn point(text: &str) -> Point {
+    match points(text)[..] {
+        [p] => p,
+        _ => panic!("{text:?} is not one point"),
+    }
 }
 
 /// The name of a kind as the data file writes it.
@@ -45,12 +46,6 @@ pub fn kind(name: &str) -> ForbiddenKind {
         "Overline" => ForbiddenKind::Overline,
         other => panic!("unknown forbidden kind {other:?}"),
     }
-}
-
-fn text<'a>(case: &'a Value, key: &str) -> &'a str {
-    case[key]
-        .as_str()
-        .unwrap_or_else(|| panic!("case field {key:?} missing"))
 }
 
 /// Every case of `data/rules/renju-referee.jsonl`.

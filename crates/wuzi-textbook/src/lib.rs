@@ -27,8 +27,5 @@ pub mod search;
 pub mod tictactoe;
 pub mod tree;
 
-#[cfg(test)]
-pub(crate) mod testrng;
-
 pub use game::Game;
 pub use search::{alphabeta, minimax, Cutoff, Depth, SearchResult};

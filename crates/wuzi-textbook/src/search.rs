@@ -249,12 +249,12 @@ impl<M: Copy> RootBest<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testrng::TestRng;
     use crate::tree::{Tree, TreeGame};
+    use wuzi_core::rng::Rng;
 
     /// A random tree of the given depth, with 1 to 4 children per node and
     /// leaves from a small range so that ties are common.
-    fn random_tree(rng: &mut TestRng, depth: u32) -> Tree {
+    fn random_tree(rng: &mut Rng, depth: u32) -> Tree {
         if depth == 0 || (depth < 3 && rng.below(5) == 0) {
             return Tree::Leaf(rng.below(7) as i32 - 3);
         }
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn alphabeta_agrees_with_minimax_on_random_trees() {
-        let mut rng = TestRng::new(7);
+        let mut rng = Rng::new(7);
         for _ in 0..2_000 {
             let depth = 1 + rng.below(6) as u32;
             let tree = random_tree(&mut rng, depth);
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn depth_limits_agree_too() {
-        let mut rng = TestRng::new(11);
+        let mut rng = Rng::new(11);
         for _ in 0..500 {
             let tree = random_tree(&mut rng, 5);
             for plies in 0..6 {

@@ -2,6 +2,7 @@
 //! with each other on small random positions, and respect renju's forbidden
 //! points.
 
+use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Color, Point, Rule};
 use wuzi_textbook::gomoku::{threat_balance, Gomoku, WIN};
 use wuzi_textbook::{alphabeta, minimax, Cutoff, Depth, Game};
@@ -191,15 +192,8 @@ fn boards_larger_than_nine_are_refused() {
     assert!(Gomoku::new(board).is_ok());
 }
 
-fn lcg(state: &mut u64) -> u64 {
-    *state = state
-        .wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407);
-    *state >> 33
-}
-
 /// A random unfinished game on a `size` board with `empty` points left.
-fn random_position(rule: Rule, size: usize, empty: usize, state: &mut u64) -> Option<Gomoku> {
+fn random_position(rule: Rule, size: usize, empty: usize, rng: &mut Rng) -> Option<Gomoku> {
     let board = Board::new(size, size, rule).ok()?;
     let mut game = Gomoku::new(board).ok()?;
     while game.board().empty_points().len() > empty {
@@ -207,7 +201,7 @@ fn random_position(rule: Rule, size: usize, empty: usize, state: &mut u64) -> Op
         if moves.is_empty() {
             return None;
         }
-        let mv = moves[lcg(state) as usize % moves.len()];
+        let mv = moves[rng.below(moves.len())];
         game.play(mv);
         if game.is_terminal() {
             return None;
@@ -236,11 +230,11 @@ fn check_agreement(game: &Gomoku, depth: Depth) {
 
 #[test]
 fn searches_agree_to_the_end_on_nearly_full_boards() {
-    let mut state = 5;
+    let mut rng = Rng::new(5);
     let mut checked = 0;
     while checked < 40 {
         let rule = RULES[checked % RULES.len()];
-        if let Some(game) = random_position(rule, 5, 7, &mut state) {
+        if let Some(game) = random_position(rule, 5, 7, &mut rng) {
             check_agreement(&game, Depth::ToEnd);
             checked += 1;
         }
@@ -249,11 +243,11 @@ fn searches_agree_to_the_end_on_nearly_full_boards() {
 
 #[test]
 fn searches_agree_at_depth_three_on_open_boards() {
-    let mut state = 9;
+    let mut rng = Rng::new(9);
     let mut checked = 0;
     while checked < 20 {
         let rule = RULES[checked % RULES.len()];
-        if let Some(game) = random_position(rule, 6, 14, &mut state) {
+        if let Some(game) = random_position(rule, 6, 14, &mut rng) {
             check_agreement(&game, Depth::Plies(3));
             checked += 1;
         }

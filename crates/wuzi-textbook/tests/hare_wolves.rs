@@ -2,6 +2,7 @@
 //! the searches and the exact solver establish. Diagrams list the ranks from
 //! 8 down to 1.
 
+use wuzi_core::rng::Rng;
 use wuzi_textbook::hare_wolves::{HareWolves, HwMove, Side, Square, TRAPPED, WIN};
 use wuzi_textbook::{alphabeta, minimax, Cutoff, Depth, Game};
 
@@ -161,14 +162,6 @@ fn the_wolves_win_from_every_start() {
     assert!(HareWolves::hare_starting_at(square("b1")).is_err());
 }
 
-/// A reproducible stream of numbers for the random playouts.
-fn lcg(state: &mut u64) -> u64 {
-    *state = state
-        .wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407);
-    *state >> 33
-}
-
 /// Ranks the wolves can still descend between them: a game from here lasts
 /// at most twice that many plies, and one more.
 fn wolf_steps_left(game: &HareWolves) -> u32 {
@@ -179,9 +172,9 @@ fn wolf_steps_left(game: &HareWolves) -> u32 {
 /// best one ply ahead (ties broken at random), otherwise any. Purely random
 /// wolves let the hare through almost every time, which would make the
 /// positions below nearly all hare wins.
-fn playout_move(game: &HareWolves, state: &mut u64) -> HwMove {
+fn playout_move(game: &HareWolves, rng: &mut Rng) -> HwMove {
     let moves = game.legal_moves();
-    let roll = lcg(state) as usize;
+    let roll = rng.below(1 << 31);
     if game.side_to_move() == Side::Hare || roll % 8 == 0 {
         return moves[roll % moves.len()];
     }
@@ -200,12 +193,12 @@ fn playout_move(game: &HareWolves, state: &mut u64) -> HwMove {
 /// Positions from such games, once the wolves have at most `steps` ranks
 /// left to descend and the game is still on.
 fn late_positions(count: usize, steps: u32, seed: u64) -> Vec<HareWolves> {
-    let mut state = seed;
+    let mut rng = Rng::new(seed);
     let mut found = Vec::new();
     while found.len() < count {
         let mut game = HareWolves::standard();
         while game.winner().is_none() && wolf_steps_left(&game) > steps {
-            let mv = playout_move(&game, &mut state);
+            let mv = playout_move(&game, &mut rng);
             game.play(mv);
         }
         if game.winner().is_none() {

@@ -8,27 +8,13 @@
 //!    game "the attacker may only make fours", and every such forced win the textbook finds
 //!    within a few fours, the VCF solver finds.
 
-use std::sync::atomic::AtomicBool;
+use wuzi_core::rng::Rng;
 use wuzi_core::{flag, Board, Color, Point, Rule, Threat};
 use wuzi_search::vcf::VcfSolver;
-use wuzi_search::{Limits, Options, Searcher, WIN};
+use wuzi_search::{Options, WIN};
+use wuzi_testkit::search::search_to_depth;
 use wuzi_textbook::gomoku::{threat_weight, Gomoku, WIN as TEXTBOOK_WIN};
 use wuzi_textbook::{alphabeta, minimax, Cutoff, Depth, Game};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A random unfinished position: `stones` stones near the centre, no five on the board.
 fn random_position(rng: &mut Rng, size: usize, rule: Rule, stones: usize) -> Board {
@@ -67,26 +53,19 @@ fn expected_fast_score(textbook_value: i32) -> i32 {
 }
 
 fn fast_score(board: &Board, depth: u32, use_tt: bool) -> i32 {
-    let mut s = Searcher::new(1 << 20);
-    s.set_options(Options {
+    let options = Options {
         use_tt,
         pruning: false,
         threat_search: false,
         textbook: Some(weights()),
         ..Options::default()
-    });
-    let limits = Limits {
-        max_depth: Some(depth),
-        ..Limits::default()
     };
-    s.search(board, &limits, &AtomicBool::new(false), &mut |_| {})
-        .expect("a move")
-        .score
+    search_to_depth(board, depth, options).score
 }
 
 #[test]
 fn fast_search_equals_textbook_minimax_at_fixed_depth() {
-    let mut rng = Rng(0x5eed_0001);
+    let mut rng = Rng::new(0x5eed_0001);
     let mut checked = 0;
     for round in 0..40 {
         let rule = Rule::ALL[round % Rule::ALL.len()];
@@ -196,7 +175,7 @@ fn tactical_position(rng: &mut Rng, rule: Rule) -> Board {
 
 #[test]
 fn vcf_claims_agree_with_textbook_four_search() {
-    let mut rng = Rng(0x5eed_0002);
+    let mut rng = Rng::new(0x5eed_0002);
     let mut wins = 0;
     for round in 0..60 {
         let rule = Rule::ALL[round % Rule::ALL.len()];

@@ -8,13 +8,18 @@
 //! score and, once the game is over, its result.
 //!
 //! Games are numbered; game `i` draws everything random from `Rng::for_item(seed, i)` and
-//! the games are written in their numbers' order, so a file depends only on the settings.
+//! the games are written in their numbers' order, so a file depends only on the settings, and
+//! any range of games (a shard's block, [`run_games`]) can be played apart: blocks played
+//! apart and put together in order are the records of one run. The data set is named by the
+//! [`fingerprint`] of those settings, which every piece's header carries (`record.rs`).
 
-use crate::record::{write_records, Record};
+use crate::record::{write_records, Header, PieceKind, Record};
 use crate::TuneError;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 use wuzi_core::rng::Rng;
+use wuzi_core::shard::Fingerprint;
 use wuzi_core::{flag, Board, Color, Point, Rule};
 use wuzi_eval::eval::EvalChoice;
 use wuzi_search::{Limits, Options, Searcher, WIN_MIN};
@@ -199,6 +204,51 @@ pub fn play_game(config: &DatagenConfig, index: u64) -> Result<GameData, TuneErr
     })
 }
 
+/// The fingerprint of the data set `config` makes: every setting that decides its games
+/// (`record.rs`, the header), so that its pieces made apart are known as one data set.
+pub fn fingerprint(config: &DatagenConfig) -> u64 {
+    let mut f = Fingerprint::new("wuzi datagen 1");
+    f.u64(u64::from(config.rule.gomocup_code()))
+        .u64(config.size as u64)
+        .u64(config.games as u64)
+        .u64(config.nodes)
+        .u64(config.seed)
+        .u64(config.random_share.to_bits())
+        .u64(config.suite_random_plies as u64)
+        .u64(config.balance_limit as u64)
+        .u64(config.max_plies as u64)
+        .u64(config.openings.len() as u64);
+    for line in &config.openings {
+        f.u64(line.len() as u64);
+        for p in line {
+            f.u64(u64::from(p.x)).u64(u64::from(p.y));
+        }
+    }
+    match config.eval {
+        EvalChoice::Auto => f.str("auto"),
+        EvalChoice::Classic => f.str("classic"),
+        EvalChoice::Learned => f.str("learned"),
+        EvalChoice::Weights(w) => f.str("weights").str(&w.to_text("")),
+    };
+    f.finish()
+}
+
+/// The header of the piece that holds the games `games` of `config`'s data set.
+pub fn header(config: &DatagenConfig, games: Range<usize>) -> Header {
+    Header {
+        kind: PieceKind::SelfPlay,
+        fingerprint: fingerprint(config),
+        games: config.games as u64,
+        first: games.start as u64,
+        end: games.end as u64,
+        records: None,
+        rule: config.rule,
+        size: config.size,
+        seed: config.seed,
+        nodes: config.nodes,
+    }
+}
+
 /// Plays `config.games` games on the current rayon pool and writes their positions in game
 /// order. `on_game` is called after each game (for progress).
 pub fn run(
@@ -206,16 +256,28 @@ pub fn run(
     out: &mut impl std::io::Write,
     on_game: &(dyn Fn(&Summary) + Sync),
 ) -> Result<Summary, TuneError> {
+    run_games(config, 0..config.games, out, on_game)
+}
+
+/// Plays the games `games` of `config`'s data set (a shard's block, `Shard::block`) on the
+/// current rayon pool and writes their positions in game order: for consecutive blocks, the
+/// very records one run of them all writes.
+pub fn run_games(
+    config: &DatagenConfig,
+    games: Range<usize>,
+    out: &mut impl std::io::Write,
+    on_game: &(dyn Fn(&Summary) + Sync),
+) -> Result<Summary, TuneError> {
     let mut summary = Summary::default();
     let batch = 64;
-    let mut next = 0;
-    while next < config.games {
-        let end = (next + batch).min(config.games);
-        let games: Vec<Result<GameData, TuneError>> = (next..end)
+    let mut next = games.start;
+    while next < games.end {
+        let end = (next + batch).min(games.end);
+        let played: Vec<Result<GameData, TuneError>> = (next..end)
             .into_par_iter()
             .map(|i| play_game(config, i as u64))
             .collect();
-        for game in games {
+        for game in played {
             let game = game?;
             summary.games += 1;
             summary.positions += game.records.len();

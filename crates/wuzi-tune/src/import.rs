@@ -4,9 +4,35 @@
 //! asked about is kept, without a search score.
 
 use crate::datagen::evaluation_sees;
-use crate::record::Record;
+use crate::record::{Header, PieceKind, Record};
 use crate::TuneError;
+use wuzi_core::shard::Fingerprint;
 use wuzi_core::{Color, Rule};
+
+/// The header of the piece that holds the positions of these game texts: a data set named by
+/// the board, the rule and the texts themselves (the same games imported twice are one data
+/// set, refused twice).
+pub fn header(texts: &[String], size: usize, rule: Rule) -> Header {
+    let mut f = Fingerprint::new("wuzi import 1");
+    f.u64(u64::from(rule.gomocup_code()))
+        .u64(size as u64)
+        .u64(texts.len() as u64);
+    for t in texts {
+        f.str(t);
+    }
+    Header {
+        kind: PieceKind::Import,
+        fingerprint: f.finish(),
+        games: texts.len() as u64,
+        first: 0,
+        end: texts.len() as u64,
+        records: None,
+        rule,
+        size,
+        seed: 0,
+        nodes: 0,
+    }
+}
 
 /// The positions of one game text, labelled by its result; none if it has no winner.
 pub fn positions_of_game(

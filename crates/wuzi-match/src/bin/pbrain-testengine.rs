@@ -1,5 +1,7 @@
 //! pbrain-testengine: a tiny Gomocup engine for testing match runners, good or deliberately
-//! broken. Standard library only.
+//! broken. It reads and writes the protocol itself, with the standard library only (so that
+//! it checks the match runner from outside `wuzi-protocol`); its random moves come from
+//! `wuzi_core::rng`.
 //!
 //! Usage: `pbrain-testengine MODE [MOVES...] [--seed N] [--delay MS] [--messages]
 //! [--log FILE] [--crash-after N]`
@@ -29,6 +31,7 @@
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
+use wuzi_core::rng::Rng;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -58,7 +61,7 @@ struct Engine {
     answered: usize,
     alloc_mb: usize,
     memory: Vec<u8>,
-    rng: u64,
+    rng: Rng,
     width: usize,
     height: usize,
     /// 0 empty, 1 own, 2 opponent.
@@ -66,14 +69,6 @@ struct Engine {
 }
 
 impl Engine {
-    fn next_random(&mut self) -> u64 {
-        // xorshift64*
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
     fn reset(&mut self, width: usize, height: usize) {
         self.width = width;
         self.height = height;
@@ -110,7 +105,7 @@ impl Engine {
         if empties.is_empty() {
             return None;
         }
-        let i = empties[(self.next_random() % empties.len() as u64) as usize];
+        let i = empties[self.rng.below(empties.len())];
         Some((i % self.width, i / self.width))
     }
 
@@ -217,7 +212,7 @@ fn main() {
         answered: 0,
         alloc_mb: 0,
         memory: Vec::new(),
-        rng: 0x9E37_79B9_7F4A_7C15 ^ u64::from(std::process::id()),
+        rng: Rng::new(u64::from(std::process::id())),
         width: 0,
         height: 0,
         cells: Vec::new(),
@@ -228,7 +223,7 @@ fn main() {
     while let Some(a) = rest.next() {
         let mut value = || rest.next().cloned().unwrap_or_default();
         match a.as_str() {
-            "--seed" => engine.rng = value().parse::<u64>().unwrap_or(1).max(1),
+            "--seed" => engine.rng = Rng::new(value().parse::<u64>().unwrap_or(1)),
             "--delay" => engine.delay = Duration::from_millis(value().parse().unwrap_or(0)),
             "--messages" => engine.messages = true,
             "--no-restart" => refuse_restart = true,

@@ -1,14 +1,15 @@
 //! Helpers of the wuzi-match integration tests: the test engine, a quick configuration, and a
-//! match run under an overall time limit (the runner must never hang).
+//! match run under an overall time limit (the runner must never hang; `wuzi_testkit::matches`
+//! runs it).
 
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use wuzi_match::clock::TimeControl;
-use wuzi_match::{run_match, EngineSpec, MatchConfig, MatchError, MatchSummary, Quiet};
+use wuzi_match::{EngineSpec, MatchConfig, MatchSummary};
+use wuzi_testkit::matches::{play_within, spec};
 
 pub fn testengine() -> &'static str {
     env!("CARGO_BIN_EXE_pbrain-testengine")
@@ -16,10 +17,7 @@ pub fn testengine() -> &'static str {
 
 /// The test engine in `mode` with more arguments, named `name`.
 pub fn engine(name: &str, args: &[&str]) -> EngineSpec {
-    let mut spec = EngineSpec::new(testengine());
-    spec.name = name.to_string();
-    spec.args = args.iter().map(|s| s.to_string()).collect();
-    spec
+    spec(testengine(), name, args)
 }
 
 /// 15x15 freestyle, 300 ms a move with 200 ms tolerance, no game clock, 2 games, 1 at a time.
@@ -34,39 +32,14 @@ pub fn config(first: EngineSpec, second: EngineSpec) -> MatchConfig {
     cfg
 }
 
-/// Runs the match on another thread; fails the test if it takes longer than `limit`.
-pub fn run_within(
-    limit: Duration,
-    cfg: MatchConfig,
-) -> (Result<MatchSummary, MatchError>, Duration) {
-    let (tx, rx) = mpsc::channel();
-    let started = Instant::now();
-    std::thread::spawn(move || {
-        let r = run_match(&cfg, &mut Quiet);
-        let _ = tx.send(r);
-    });
-    match rx.recv_timeout(limit) {
-        Ok(r) => (r, started.elapsed()),
-        Err(_) => panic!("the match runner did not finish within {limit:?}"),
-    }
-}
-
 /// Runs the match (60 s limit) and unwraps it.
 pub fn play(cfg: MatchConfig) -> MatchSummary {
-    let (r, _) = run_within(Duration::from_secs(60), cfg);
-    match r {
-        Ok(s) => s,
-        Err(e) => panic!("match failed: {e}"),
-    }
+    play_within(Duration::from_secs(60), cfg)
 }
 
 /// A fresh scratch directory under the target folder.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("wuzi-match-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    wuzi_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), &format!("match-{name}"))
 }
 
 #[allow(unused_imports)]

@@ -88,7 +88,7 @@ mod tests {
     /// the tree stays the same.
     #[test]
     fn the_model_counts_the_bench_tree_and_splitting_shortens_its_critical_path() {
-        let depth = Some(5);
+        let depth = Some(9);
         let eval = EvalChoice::Auto;
         let bench = crate::bench::run(depth, None, 1, eval, SplitDepth::default(), |_| {})
             .expect("the bench runs");

@@ -2,23 +2,12 @@
 //! that keeps stones together and never lets a five appear, so that the positions are full
 //! of the shapes real games have.
 
+use wuzi_core::rng::Rng;
 use wuzi_core::{flag, Board, Color, Rule};
-
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// A position of `stones` stones on a `size x size` board, reproducible from `seed`.
 pub fn midgame(size: usize, rule: Rule, stones: usize, seed: u64) -> Board {
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng::new(seed);
     let mut board = Board::new(size, size, rule).unwrap_or_else(|_| {
         Board::new(15, 15, rule).unwrap_or_else(|e| unreachable!("15x15 is valid: {e}"))
     });
@@ -44,7 +33,7 @@ pub fn midgame(size: usize, rule: Rule, stones: usize, seed: u64) -> Board {
         if candidates.is_empty() {
             break;
         }
-        let pick = candidates[(rng.next() % candidates.len() as u64) as usize];
+        let pick = candidates[rng.below_by_remainder(candidates.len() as u64) as usize];
         board.make(board.side_to_move(), pick);
     }
     board

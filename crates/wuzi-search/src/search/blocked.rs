@@ -7,7 +7,7 @@
 //! ordered first, so that the search still finds the best allowed move.
 
 use super::Thread;
-use crate::movepick::{self, MoveList};
+use crate::movepick::{self, Facing, MoveList};
 use wuzi_core::Cell;
 
 impl Thread<'_> {
@@ -37,7 +37,14 @@ impl Thread<'_> {
         let us = self.board.side_to_move();
         let history = self.history[us.index()];
         let mut list = MoveList::default();
-        list.fill(&mut self.board, us, false, None, [None; 3], &history);
+        list.fill(
+            &mut self.board,
+            us,
+            Facing::Nothing,
+            None,
+            [None; 3],
+            &history,
+        );
         list.sort();
         let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();
         let empty = self.board.on_board().and_not(&self.board.occupied());

@@ -1,12 +1,15 @@
 //! A game that ends at a number of stones (`Limits::draw`): the nodes at that count are
-//! leaves with the rule's result, and a win found by a shortcut (an open four, a VCF) counts
-//! only if its five comes before the limit.
+//! leaves with the rule's result, and a win or loss that a node settles without search
+//! (`tactics.rs` through `Thread::settle_node`: one or two opponent fives, an open four, a
+//! four-three, a double three; a threat with no defence in `node.rs`; the root's VCF in
+//! `iterate.rs`) counts only if its five comes before the limit.
 //!
 //! Without a draw rule `draw_at` is `usize::MAX`: no node is ever at it and every shortcut
 //! stands, so the search is unchanged.
 
 use super::Thread;
-use crate::WIN_MIN;
+use crate::tactics::Settled;
+use crate::{WIN, WIN_MIN};
 
 impl Thread<'_> {
     /// The value of a node at the stone limit, for its side to move: 0 for a draw; for a
@@ -27,5 +30,32 @@ impl Thread<'_> {
     #[inline]
     pub(crate) fn within_draw(&self, plies: usize) -> bool {
         self.board.move_count() + plies <= self.draw_at
+    }
+
+    /// Whether the node at `ply` is at the stone limit: the game is over, with the rule's
+    /// result ([`Thread::draw_score`]).
+    #[inline]
+    pub(crate) fn at_draw(&self) -> bool {
+        self.board.move_count() >= self.draw_at
+    }
+
+    /// What `tactics::settle` found at `ply`, under the stone limit: a static win whose five
+    /// comes after the last stone is none (the node is searched as if nothing were settled),
+    /// and a static loss whose five comes after it is the limit's result.
+    #[inline]
+    pub(crate) fn within_draw_rule(&self, settled: Settled, ply: usize) -> Settled {
+        match settled {
+            Settled::Value(v) if v.abs() >= WIN_MIN && self.draw_at != usize::MAX => {
+                let plies = (WIN - v.abs()) as usize - ply;
+                if self.within_draw(plies) {
+                    settled
+                } else if v > 0 {
+                    Settled::Open
+                } else {
+                    Settled::Value(self.draw_score(ply))
+                }
+            }
+            _ => settled,
+        }
     }
 }

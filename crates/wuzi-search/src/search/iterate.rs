@@ -3,14 +3,15 @@
 
 use super::{RootMove, Thread, INF, MAX_DEPTH};
 use crate::iteration_clock::IterationClock;
+use crate::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, PLY};
 use crate::{Info, WIN, WIN_MIN};
 use wuzi_core::Cell;
 
-/// The root's threat-space search, then iterative deepening with aspiration windows and
-/// multi-PV. Reports each completed line through `on_info`; returns the root moves of the
-/// last completed iteration, best first, and the depth completed. With helpers the side's VCT
-/// runs beside the deepening instead of before it (`Split::deepen_beside_vct`), so that no
-/// thread waits for it.
+/// The root's VCF, then iterative deepening with aspiration windows and multi-PV. Reports
+/// each completed line through `on_info`; returns the root moves of the last completed
+/// iteration, best first, and the depth completed. The deeper forcing lines (threes as well
+/// as fours) are the tree's own: its static wins, threat defences and quiescence read them,
+/// so no separate threat-space search runs beside it.
 pub fn iterate(
     thread: &mut Thread,
     on_info: &mut (dyn FnMut(&Info) + Send),
@@ -18,18 +19,12 @@ pub fn iterate(
     let root_moves = thread.root_moves();
     let mut cells = thread.unblocked(root_moves);
     if cells.len() > 1 && thread.options.threat_search && thread.options.textbook.is_none() {
-        // Blocks and a stone limit can void a threat solver's win, which the VCT beside the
-        // deepening would answer at once: such searches solve threats first, as on one thread.
+        // Blocks and a stone limit can void the VCF's win: its first move may be blocked, or
+        // its five come after the last stone.
         let restricted = thread.has_blocks() || thread.limits.draw.is_some();
-        if let Some(split) = thread.split.clone().filter(|_| !restricted) {
-            if let Some(win) = thread.root_vcf() {
-                return report_win(thread, win, on_info);
-            }
-            cells = thread.filter_against_opponent_vcf(cells);
-            return split.deepen_beside_vct(thread, cells, on_info);
-        }
-        let win = thread.root_threats().filter(|w| {
-            !restricted || (thread.root_allowed(w.cell) && thread.within_draw(w.pv.len()))
+        let win = thread.root_vcf().filter(|w| {
+            !restricted
+                || (thread.root_allowed(w.cell) && thread.within_draw((WIN - w.score) as usize))
         });
         if let Some(win) = win {
             return report_win(thread, win, on_info);
@@ -107,8 +102,9 @@ pub(crate) fn deepen(
                 .filter(|m| !found.iter().any(|f| f.cell == m.cell))
                 .cloned()
                 .collect();
-            let mut delta = 40;
-            let aspiration = thread.options.pruning && depth >= 4 && pv_index == 0;
+            let mut delta = ASPIRATION_DELTA;
+            let aspiration =
+                thread.options.pruning && depth >= ASPIRATION_MIN_DEPTH as i32 && pv_index == 0;
             let (mut alpha, mut beta) = if aspiration && previous.abs() < WIN_MIN {
                 (previous - delta, previous + delta)
             } else {
@@ -116,7 +112,7 @@ pub(crate) fn deepen(
             };
             thread.root_line = pv_index;
             let score = loop {
-                let score = thread.search_root(&mut rest, depth, alpha, beta);
+                let score = thread.search_root(&mut rest, depth * PLY, alpha, beta);
                 if let Some(verified) = thread.root_verified.take() {
                     cut_off_best = Some(verified);
                 }
@@ -180,6 +176,9 @@ pub(crate) fn deepen(
             }
             break;
         }
+        // A later pass of a selective search can score above an earlier one (each pass
+        // prunes its own tree): the lines are kept best first, ties in pass order.
+        found.sort_by_key(|m| std::cmp::Reverse(m.score));
         // Next iteration: the found lines first, the rest as last ordered.
         let mut next = found.clone();
         next.extend(

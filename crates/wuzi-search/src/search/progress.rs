@@ -1,8 +1,12 @@
 //! Reporting the root's progress ([`crate::RootEvent`]) to whoever follows it, from the
 //! search's own thread. With nobody following (`root_events` is `None`) nothing is built.
+//! An iteration's depth is in plies; a root move's search depth arrives fractional ([`PLY`]
+//! units a ply) and is reported in whole plies.
 
-use super::{Thread, WIN_MIN};
+use super::Thread;
+use crate::params::PLY;
 use crate::RootEvent;
+use crate::WIN_MIN;
 use wuzi_core::Cell;
 
 impl<'a> Thread<'a> {
@@ -27,7 +31,7 @@ impl<'a> Thread<'a> {
         if let Some(f) = self.root_events {
             f(&RootEvent::Entered {
                 point: self.board.point(cell),
-                depth: depth.max(0) as u32,
+                depth: (depth / PLY).max(0) as u32,
             });
         }
     }
@@ -40,7 +44,7 @@ impl<'a> Thread<'a> {
             return;
         };
         let point = self.board.point(cell);
-        let depth = depth.max(0) as u32;
+        let depth = (depth / PLY).max(0) as u32;
         f(&RootEvent::Finished { point, depth });
         if score <= -WIN_MIN {
             f(&RootEvent::Lost { point, depth });

@@ -1,13 +1,17 @@
 //! The root of the tree: which moves it has (forced ones first), the threat solvers that run
-//! before any alpha-beta (the side's own VCF and VCT, and the filter that drops root moves
-//! leaving the opponent a VCF), and the search of the root moves at one depth.
+//! before any alpha-beta (the side's own VCF, and the filter that drops root moves leaving the
+//! opponent a VCF), and the search of the root moves at one depth.
 //!
 //! Invariant: `search_root` keeps the root moves ordered best first, so an iteration cut off
 //! by the clock has already tried the previous best; `root_verified` holds the best move whose
 //! search finished above the window's alpha.
 
+use super::node::{MovePlan, NodeContext};
 use super::{RootMove, Thread, INF};
+use crate::movepick::Facing;
 use crate::movepick::{self, MoveList};
+use crate::params::PLY;
+use crate::tactics;
 use crate::threat::SolveResult;
 use crate::tt::Bound;
 use crate::vcf::UNLIMITED;
@@ -31,24 +35,28 @@ impl Thread<'_> {
         if let Some(c) = fives.first() {
             return vec![c];
         }
-        let blocks = *board.cells_making(them, flag::FIVE);
-        if !blocks.is_empty() {
-            let legal = movepick::legal_cells(board, us, &blocks);
-            if !legal.is_empty() {
-                return legal;
+        if !board.cells_making(them, flag::FIVE).is_empty() {
+            let stoppers: Vec<Cell> = tactics::five_stoppers(board, us).iter().collect();
+            if !stoppers.is_empty() {
+                return stoppers;
             }
         }
-        let open_four_set = *board.cells_making(us, flag::OPEN_FOUR);
-        let open_fours = movepick::legal_cells(board, us, &open_four_set);
-        if let Some(&c) = open_fours.first() {
+        if let Some(c) = tactics::winning_open_four(board, us) {
             return vec![c];
         }
-        let threatened = movepick::opponent_threatens_open_four(board, them);
+        // The side's own static wins come before any defence (as in the tree).
+        let facing = if tactics::has_winning_four_three(board, us)
+            || tactics::has_winning_double_three(board, us)
+        {
+            Facing::Nothing
+        } else {
+            Facing::of(board, us)
+        };
         let mut list = MoveList::default();
         let history = self.history[us.index()];
-        list.fill(board, us, threatened, None, [None; 3], &history);
-        if list.moves.is_empty() && threatened {
-            list.fill(board, us, false, None, [None; 3], &history);
+        list.fill(board, us, facing, None, [None; 3], &history);
+        if list.moves.is_empty() && facing.is_threat() {
+            list.fill(board, us, Facing::Nothing, None, [None; 3], &history);
         }
         list.sort();
         let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();
@@ -101,22 +109,24 @@ impl Thread<'_> {
         let us = self.board.side_to_move();
         self.nodes += 1;
         self.root_verified = None;
+        self.root_delta = (beta - alpha).max(1);
+        self.root_alpha = alpha;
+        let mut ctx = self.root_context(depth, alpha, beta);
         let fives = *self.board.cells_making(us, flag::FIVE);
         for i in 0..moves.len() {
             let cell = moves[i].cell;
             self.report_entered(cell, depth);
+            let plan = self.plan(&ctx, cell, i + 1, best).unwrap_or(MovePlan {
+                depth: depth - PLY,
+                reduced: None,
+            });
+            self.set_move(0, us, cell);
             self.board.make(us, cell);
             let score = if fives.contains(cell) {
                 self.pv[1].clear();
                 WIN - 1
-            } else if i == 0 {
-                -self.node(-beta, -alpha, depth - 1, 1, true)
             } else {
-                let mut s = -self.node(-alpha - 1, -alpha, depth - 1, 1, false);
-                if s > alpha && s < beta && !self.stopped {
-                    s = -self.node(-beta, -alpha, depth - 1, 1, true);
-                }
-                s
+                self.search_move(&ctx, plan, i + 1, alpha, beta, best)
             };
             self.board.unmake();
             // The root split hands out every move after the first.
@@ -137,6 +147,8 @@ impl Thread<'_> {
                 moves[..=i].rotate_right(1);
                 if score > alpha {
                     alpha = score;
+                    self.root_alpha = alpha;
+                    ctx.alpha = alpha;
                     self.root_verified = Some(moves[0].clone());
                     if score >= beta {
                         break;
@@ -153,7 +165,7 @@ impl Thread<'_> {
                 Some(first.cell),
                 best,
                 0,
-                depth,
+                depth / PLY,
                 if best >= beta {
                     Bound::Lower
                 } else {
@@ -164,25 +176,23 @@ impl Thread<'_> {
         best
     }
 
-    /// Threat-space search at the root: the side's own VCF, then (with a share of the time)
-    /// its VCT. A win found is a finished search: its line and score.
-    pub fn root_threats(&mut self) -> Option<RootMove> {
-        if let Some(win) = self.root_vcf() {
-            return Some(win);
+    /// The move loop's context at the root for a pass at `depth` in `(alpha, beta)`.
+    pub(crate) fn root_context(&mut self, depth: i32, alpha: i32, beta: i32) -> NodeContext {
+        let us = self.board.side_to_move();
+        let facing = Facing::of(&mut self.board, us);
+        NodeContext {
+            ply: 0,
+            depth,
+            is_pv: true,
+            cut_node: false,
+            facing,
+            improvement: 0,
+            tt_move: None,
+            likely_fail_high: false,
+            tt_pv: true,
+            alpha,
+            beta,
         }
-        let threat_time = self.threat_time();
-        let (line, nodes) = crate::vct::root_vct(
-            &mut self.board,
-            threat_time,
-            self.start,
-            self.limits.max_nodes,
-            self.stop,
-        );
-        self.nodes += nodes;
-        if let Some(span) = self.span.as_mut() {
-            span.beside_deepening(nodes);
-        }
-        line.map(|line| self.proven_root_move(line))
     }
 
     /// The side to move's VCF at the root (a quarter of the soft time at most).
@@ -215,11 +225,21 @@ impl Thread<'_> {
         }
     }
 
+    /// The root move of a proven winning line. A line ends with the five, except a renju
+    /// White win whose last move leaves Black only forbidden blocks: Black's move and White's
+    /// five then come after it, two plies more.
     pub(crate) fn proven_root_move(&self, line: Vec<Cell>) -> RootMove {
+        let mut board = self.board.clone();
+        let us = board.side_to_move();
+        for (i, &cell) in line.iter().enumerate() {
+            board.make(if i % 2 == 0 { us } else { us.opponent() }, cell);
+        }
+        let ends_in_five = board.move_count() > 0 && board.winner() == Some(us);
+        let plies = line.len() + if ends_in_five { 0 } else { 2 };
         RootMove {
             cell: line[0],
-            score: WIN - line.len() as i32,
-            depth: line.len() as u32,
+            score: WIN - plies as i32,
+            depth: plies as u32,
             pv: line,
         }
     }

@@ -9,9 +9,7 @@
 //! the null-move, singular and verification searches), plus the longest span among the moves
 //! that the split would hand out (those after the first searched move, once the node is deep
 //! enough: `Options::split_depth`). At the root every move after the first is handed out.
-//! Iterations, aspiration re-searches and the root's VCF run one after another; the root's
-//! VCT runs beside the deepening (as it does on several threads: `Split::deepen_beside_vct`),
-//! so the deepening and the VCT count as two parallel branches.
+//! Iterations, aspiration re-searches and the root's VCF run one after another.
 //!
 //! With `W` the work and `S` the span, `p` threads need at least `max(W/p, S)` and, by
 //! greedy scheduling (Brent), at most `W/p + S` node-times: the speedup lies between
@@ -44,8 +42,6 @@ pub struct SpanModel {
     /// Work and span of the root passes finished so far.
     root_work: u64,
     root_span: u64,
-    /// Work of the root's VCT, which runs beside the deepening.
-    beside: u64,
 }
 
 impl SpanModel {
@@ -95,17 +91,12 @@ impl SpanModel {
         }
     }
 
-    /// The root's VCT searched `nodes` nodes (beside the deepening on several threads).
-    pub(crate) fn beside_deepening(&mut self, nodes: u64) {
-        self.beside += nodes;
-    }
-
-    /// The span of a search whose total work is `work` nodes: the longer of its root
-    /// passes' spans and the VCT beside them, and every other node (the root's VCF and the
-    /// filter against the opponent's) one after another.
+    /// The span of a search whose total work is `work` nodes: its root passes' spans, and
+    /// every other node (the root's VCF and the filter against the opponent's) one after
+    /// another.
     pub fn span(&self, work: u64) -> u64 {
-        let outside = work.saturating_sub(self.root_work + self.beside);
-        outside + self.root_span.max(self.beside)
+        let outside = work.saturating_sub(self.root_work);
+        outside + self.root_span
     }
 }
 
@@ -131,11 +122,6 @@ mod tests {
         assert_eq!(m.span(nodes), 18);
         // Nodes outside any root pass count in sequence.
         assert_eq!(m.span(nodes + 5), 23);
-        // A VCT beside the deepening: the longer of the two.
-        m.beside_deepening(10);
-        assert_eq!(m.span(nodes + 5 + 10), 23);
-        m.beside_deepening(20);
-        assert_eq!(m.span(nodes + 5 + 30), 5 + 30);
     }
 
     #[test]

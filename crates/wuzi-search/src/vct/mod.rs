@@ -354,38 +354,3 @@ impl<'s> VctSolver<'s> {
         score
     }
 }
-
-/// The side to move's VCT at the root, by proof numbers (a fifth of `threat_time`, the
-/// searcher's time for the root's threat solvers, at most, and until `stop` is set): the
-/// winning line if one is found, and the nodes spent.
-pub(crate) fn root_vct(
-    board: &mut Board,
-    threat_time: Option<std::time::Duration>,
-    start: Instant,
-    max_nodes: Option<u64>,
-    stop: &AtomicBool,
-) -> (Option<Vec<Cell>>, u64) {
-    let us = board.side_to_move();
-    let soft = threat_time;
-    let mut vct = VctSolver::with_table_bits(16);
-    vct.set_stop(Some(stop));
-    let vct_limits = VctLimits {
-        max_depth: 8,
-        threat_depth: 2,
-        // A node-bounded search gives the VCT a fifth of its nodes at most.
-        node_limit: max_nodes.map_or(400_000, |n| (n / 5).clamp(1, 400_000)),
-        deadline: soft.map(|t| start + t / 5),
-    };
-    let outcome = vct.solve_pn(board, us, &vct_limits);
-    let line = match outcome.result {
-        crate::threat::SolveResult::Win(line) => {
-            let line: Vec<Cell> = line
-                .into_iter()
-                .take_while(|&c| c < wuzi_core::geometry::MAX_CELLS)
-                .collect();
-            (!line.is_empty()).then_some(line)
-        }
-        _ => None,
-    };
-    (line, outcome.nodes)
-}

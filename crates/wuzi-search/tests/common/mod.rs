@@ -1,96 +1,10 @@
-//! Helpers of the solver tests (the workspace-wide ones come from `wuzi-testkit`): the quintet
-//! cases, point names, and an independent
-//! checker of winning lines that uses only the core's public board API.
+//! Helpers of the solver tests (the workspace-wide ones, the tactics cases among them, come
+//! from `wuzi-testkit`): an independent checker of winning lines that uses only the core's
+//! public board API.
 #![allow(dead_code)]
 
-use wuzi_core::{Board, Color, Point, Rule};
-
-pub use wuzi_testkit::data::data as testdata;
-pub use wuzi_testkit::position::board_from_rows;
-
-/// A point like `J12` (column letter from A, row number from 1 at the bottom).
-pub fn parse_point(s: &str, height: usize) -> Point {
-    let col = s.as_bytes()[0].to_ascii_uppercase() - b'A';
-    let row: usize = s[1..].parse().expect("row number");
-    Point::new(col, (height - row) as u8)
-}
-
-pub fn point_name(p: Point, height: usize) -> String {
-    format!("{}{}", (b'A' + p.x) as char, height - p.y as usize)
-}
-
-/// One case of `tactics/vcf-vct-quintet.jsonl`.
-pub struct Case {
-    pub index: usize,
-    pub test: String,
-    pub bench_only: bool,
-    pub solver: String,
-    pub max_depth: u32,
-    pub threshold: u32,
-    pub attacker: Color,
-    pub board: Board,
-    /// `None` for `NONE`.
-    pub expected: Option<Vec<Point>>,
-}
-
-impl Case {
-    pub fn is_vcf(&self) -> bool {
-        self.solver.starts_with("VCF")
-    }
-
-    pub fn name(&self) -> String {
-        format!(
-            "#{} {} {} depth {} threshold {}",
-            self.index, self.test, self.solver, self.max_depth, self.threshold
-        )
-    }
-}
-
-pub fn load_cases() -> Vec<Case> {
-    let path = testdata("tactics/vcf-vct-quintet.jsonl");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(index, line)| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("json line");
-            let rows: Vec<&str> = v["board_rows_top_down"]
-                .as_array()
-                .expect("rows")
-                .iter()
-                .map(|r| r.as_str().expect("row"))
-                .collect();
-            // The quintet diagrams: `o` is Black, `x` is White.
-            let board = board_from_rows(&rows, Rule::Renju, 'o', 'x');
-            let height = board.height();
-            let expected = match &v["expected"] {
-                serde_json::Value::String(s) if s == "NONE" => None,
-                serde_json::Value::Array(a) => Some(
-                    a.iter()
-                        .map(|p| parse_point(p.as_str().expect("point"), height))
-                        .collect(),
-                ),
-                other => panic!("unexpected `expected`: {other}"),
-            };
-            Case {
-                index,
-                test: v["test"].as_str().expect("test").to_string(),
-                bench_only: v["bench_only"].as_bool().unwrap_or(false),
-                solver: v["solver"].as_str().expect("solver").to_string(),
-                max_depth: v["max_depth"].as_u64().expect("max_depth") as u32,
-                threshold: v["threshold"].as_u64().unwrap_or(0) as u32,
-                attacker: match v["attacker"].as_str() {
-                    Some("Black") => Color::Black,
-                    Some("White") => Color::White,
-                    other => panic!("unexpected attacker {other:?}"),
-                },
-                board,
-                expected,
-            }
-        })
-        .collect()
-}
+use wuzi_core::notation::Names;
+use wuzi_core::{Board, Color, Point};
 
 /// What kind of forcing line the checker accepts.
 #[derive(Clone, Copy, Debug)]
@@ -126,7 +40,10 @@ pub fn check_line(
 ) -> Result<u32, String> {
     let mut b = board.clone();
     let defender = attacker.opponent();
-    let name = |p: Point| point_name(p, board.height());
+    let names = Names::Bottom {
+        height: board.height(),
+    };
+    let name = |p: Point| p.name_in(names);
     let mut depth = 0;
     for (i, &p) in line.iter().enumerate() {
         let last = i + 1 == line.len();

@@ -1,0 +1,272 @@
+//! `wuzi bench --mates FILE` and `wuzi mates extract`: the command lines of the forced-line
+//! suite (arguments and printing only; the work is `wuzi_search::bench::mates` and
+//! `wuzi_match::mates`).
+//!
+//! Exit status of [`bench`]: 0 run, 1 some engine failed on some position (its rows say
+//! why; the figures leave those out), 2 bad arguments or an unreadable suite. Of
+//! [`command`]: 0 written, 1 the file could not be written, 2 bad arguments or records.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use wuzi_core::Rule;
+use wuzi_match::mates::extract::{extract, Batch, Names};
+use wuzi_match::mates::{run_suite, MatesSetup};
+use wuzi_search::bench::mates::{
+    format_suite, read_suite, Attacker, Filter, MateSettings, Split, MATE_HASH_BYTES,
+};
+
+use crate::args::parse_engine_spec;
+
+/// The cap per position when `--time` is not given.
+pub const DEFAULT_CAP: Duration = Duration::from_secs(3);
+
+/// The `--mates` options of `wuzi bench` (`--time`, `--threads`, `--eval` and `--json` are
+/// the bench's own).
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatesArgs {
+    /// Run the forced-line suite in FILE instead (data/mates/suite.txt): for each position,
+    /// the time and nodes until wuzi first reports a proven win for the side to move, within
+    /// --time (default 3s; also the other engine's turn time).
+    #[arg(long, value_name = "FILE",
+          conflicts_with_all = ["movegen", "check", "swing", "model", "scaling", "depth"])]
+    pub mates: Option<PathBuf>,
+    /// With --mates: also run this engine (a `wuzi match` engine spec, e.g.
+    /// `cmd=path/to/pbrain-x,name=x`) on every position, over the protocol, side by side.
+    #[arg(long, value_name = "SPEC", requires = "mates")]
+    pub engine: Option<String>,
+    /// With --mates: only positions of this split: train or held-out.
+    #[arg(long, requires = "mates")]
+    pub split: Option<Split>,
+    /// With --mates: only positions of this rule (repeat for more).
+    #[arg(long, requires = "mates")]
+    pub rule: Vec<Rule>,
+    /// With --mates: only positions of this board size, N or WxH (repeat for more).
+    #[arg(long, value_name = "N|WxH", value_parser = crate::args::parse_size, requires = "mates")]
+    pub size: Vec<(usize, usize)>,
+    /// With --mates: only positions whose win is the sparring engine's (sparring) or wuzi's
+    /// (wuzi).
+    #[arg(long, requires = "mates")]
+    pub attacker: Option<Attacker>,
+    /// With --mates: cap wuzi's search of each position at N nodes instead of a time (with
+    /// one thread, the same figures on any machine); --time still caps the other engine.
+    #[arg(long, value_name = "N", requires = "mates")]
+    pub nodes: Option<u64>,
+}
+
+/// `wuzi bench --mates FILE`: `time` is the cap (default [`DEFAULT_CAP`]); `threads` and
+/// `eval` are wuzi's.
+pub fn bench(
+    args: &MatesArgs,
+    file: &Path,
+    time: Option<Duration>,
+    threads: usize,
+    eval: wuzi_eval::eval::EvalChoice,
+    json: bool,
+) -> u8 {
+    let fail = |why: String| {
+        eprintln!("wuzi bench --mates: {why}");
+        2
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+    };
+    let suite = match read_suite(&text) {
+        Ok(s) => s,
+        Err(e) => return fail(format!("{}: {e}", file.display())),
+    };
+    let engine = match args.engine.as_deref().map(parse_engine_spec).transpose() {
+        Ok(e) => e,
+        Err(e) => return fail(format!("--engine: {e}")),
+    };
+    let cap = time.unwrap_or(DEFAULT_CAP);
+    if cap.is_zero() {
+        return fail("--time must be above 0".into());
+    }
+    if args.nodes == Some(0) {
+        return fail("--nodes must be above 0".into());
+    }
+    let filter = Filter {
+        split: args.split,
+        attacker: args.attacker,
+        rules: args.rule.clone(),
+        sizes: args.size.clone(),
+    };
+    let positions: Vec<_> = suite.into_iter().filter(|p| filter.accepts(p)).collect();
+    if positions.is_empty() {
+        return fail("no position of the suite passes the filters".into());
+    }
+    let setup = MatesSetup {
+        wuzi: MateSettings {
+            cap,
+            max_nodes: args.nodes,
+            threads,
+            eval,
+            hash_bytes: MATE_HASH_BYTES,
+        },
+        engine,
+        max_memory: wuzi_match::config::GOMOCUP_MAX_MEMORY,
+    };
+    let report = run_suite(&positions, &setup, |report, row| {
+        let line = report.row_text(row);
+        if json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    });
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("wuzi bench --mates: {e}");
+            return 1;
+        }
+    };
+    if json {
+        println!("{}", report.json());
+    } else {
+        print!("\n{}", report.text());
+    }
+    // An engine that could not be run on some position: the figures lack those positions.
+    let failed = report
+        .rows
+        .iter()
+        .flat_map(|r| &r.runs)
+        .filter(|r| r.error.is_some())
+        .count();
+    if failed > 0 {
+        eprintln!("wuzi bench --mates: {failed} runs failed (see their rows)");
+        return 1;
+    }
+    0
+}
+
+/// `wuzi mates ...`.
+#[derive(clap::Args, Debug)]
+pub struct MatesCommand {
+    #[command(subcommand)]
+    command: MatesSub,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum MatesSub {
+    /// Write the forced-line suite from match records: each batch is PREFIX.sgf (`wuzi match
+    /// --sgf`) and PREFIX.log (`--message-log`) of a match of wuzi against the sparring
+    /// engine. A game gives the position before the sparring engine's first announced forced
+    /// win (`+M<n>`) that wuzi had not yet seen, and the first position where wuzi has a
+    /// forced win it or the sparring engine announced (data/README.md, mates/).
+    Extract {
+        /// A batch at equal time: NAME=PREFIX (repeat for more, in order).
+        #[arg(long, value_name = "NAME=PREFIX")]
+        batch: Vec<String>,
+        /// A batch at time odds (only wuzi's wins are taken): NAME=PREFIX.
+        #[arg(long, value_name = "NAME=PREFIX")]
+        odds: Vec<String>,
+        /// wuzi's name in the records.
+        #[arg(long, default_value = "wuzi")]
+        wuzi: String,
+        /// The sparring engine's name in the records.
+        #[arg(long, default_value = "sparring")]
+        sparring: String,
+        /// Write the suite here.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+}
+
+/// Runs `wuzi mates ...`; returns the exit status.
+pub fn command(args: &MatesCommand) -> u8 {
+    match &args.command {
+        MatesSub::Extract {
+            batch,
+            odds,
+            wuzi,
+            sparring,
+            out,
+        } => extract_command(batch, odds, wuzi, sparring, out),
+    }
+}
+
+fn extract_command(
+    batch: &[String],
+    odds: &[String],
+    wuzi: &str,
+    sparring: &str,
+    out: &Path,
+) -> u8 {
+    let fail = |why: String| {
+        eprintln!("wuzi mates extract: {why}");
+        2
+    };
+    // name, sgf text, log text, odds
+    let mut records: Vec<(String, String, String, bool)> = Vec::new();
+    let all = batch
+        .iter()
+        .map(|b| (b, false))
+        .chain(odds.iter().map(|b| (b, true)));
+    for (text, is_odds) in all {
+        let Some((name, prefix)) = text.split_once('=') else {
+            return fail(format!("\"{text}\" is not NAME=PREFIX"));
+        };
+        let read = |ext: &str| {
+            let path = format!("{prefix}.{ext}");
+            std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))
+        };
+        let (sgf, log) = match (read("sgf"), read("log")) {
+            (Ok(s), Ok(l)) => (s, l),
+            (Err(e), _) | (_, Err(e)) => return fail(e),
+        };
+        records.push((name.to_string(), sgf, log, is_odds));
+    }
+    if records.is_empty() {
+        return fail("give at least one --batch or --odds".into());
+    }
+    let batches: Vec<Batch> = records
+        .iter()
+        .map(|(name, sgf, log, odds)| Batch {
+            name,
+            sgf,
+            log,
+            odds: *odds,
+        })
+        .collect();
+    let (positions, counts) = match extract(&batches, Names { wuzi, sparring }) {
+        Ok(r) => r,
+        Err(e) => return fail(e.to_string()),
+    };
+    let mut comments = vec![
+        "wuzi's forced-line suite: positions from wuzi's games against the sparring engine"
+            .to_string(),
+        "(data/README.md, mates/). Made by `wuzi mates extract` (scripts/mates-suite.sh).".into(),
+        "batch: games, the sparring engine's wins taken, wuzi's wins taken, first wins wuzi had seen"
+            .into(),
+    ];
+    for c in &counts {
+        let at_odds = records
+            .iter()
+            .any(|(name, _, _, odds)| *name == c.name && *odds);
+        comments.push(format!(
+            "  {}: {} games, {} sparring, {} wuzi, {} seen{}",
+            c.name,
+            c.games,
+            c.sparring_wins,
+            c.wuzi_wins,
+            c.seen_first,
+            if at_odds { " (time odds)" } else { "" }
+        ));
+    }
+    let text = match format_suite(&comments, &positions) {
+        Ok(t) => t,
+        Err(e) => return fail(e.to_string()),
+    };
+    if let Err(e) = std::fs::write(out, text) {
+        eprintln!("wuzi mates extract: cannot write {}: {e}", out.display());
+        return 1;
+    }
+    for c in &comments[3..] {
+        println!("{}", c.trim_start());
+    }
+    println!("{} positions written to {}", positions.len(), out.display());
+    0
+}

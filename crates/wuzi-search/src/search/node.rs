@@ -1,0 +1,810 @@
+//! The node function of the main search, in numbered steps, and the plan of each move in
+//! its loop (shared with the helpers of a split point, `parallel.rs`).
+//!
+//! No kind of move is exempt from selectivity: threats and defences are pruned by move
+//! count and reduced like quiet moves once the node has a move that does not lose; what
+//! keeps forced lines readable is that a node facing a threat generates only its defences
+//! (a handful of moves), that the block of a five is searched deeper than a ply,
+//! that a line of the side's own threats is reduced less, and that the quiescence and the
+//! static wins (`tactics.rs`) read the last plies of a line without search.
+
+use super::stats::NodeKind;
+use super::{Thread, INF};
+use crate::movepick::Facing;
+use crate::parallel::SplitPoint;
+use crate::params::*;
+use crate::tactics::{loss_in, Settled};
+use crate::tt::Bound;
+use crate::WIN_MIN;
+use std::sync::LazyLock;
+use wuzi_core::{Cell, Rule, Threat};
+use wuzi_eval::eval::EVAL_LIMIT;
+
+/// What the move loop of a node knows when it plans a move: enough for a helper of a split
+/// point to plan the node's moves as the node itself would.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeContext {
+    pub(crate) ply: usize,
+    /// The depth the node's moves are planned with (lowered once a move raised alpha).
+    pub(crate) depth: i32,
+    pub(crate) is_pv: bool,
+    pub(crate) cut_node: bool,
+    pub(crate) facing: Facing,
+    /// The static value improved on the side's last node (two plies up); by how much.
+    pub(crate) improvement: i32,
+    pub(crate) tt_move: Option<Cell>,
+    /// The node's static value is far enough above beta that it will probably fail high.
+    pub(crate) likely_fail_high: bool,
+    pub(crate) tt_pv: bool,
+    /// The window when the plan is made (the reduction of a PV node shrinks with its width).
+    pub(crate) alpha: i32,
+    pub(crate) beta: i32,
+}
+
+/// Why a move is not searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pruned {
+    /// Past the node's move count: so are all the moves after it.
+    ByCount,
+    /// This move alone.
+    Alone,
+}
+
+/// How a move is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MovePlan {
+    /// The depth of the move's full search.
+    pub(crate) depth: i32,
+    /// A first, reduced null-window search at this depth (late moves).
+    pub(crate) reduced: Option<i32>,
+}
+
+/// `ln` of 0..=255, per rule family, times the family's factor (see `LMR_FACTOR`).
+static LOG_TABLE: LazyLock<[[f32; 256]; 3]> = LazyLock::new(|| {
+    let mut table = [[0.0f32; 256]; 3];
+    for (family, row) in table.iter_mut().enumerate() {
+        for (i, v) in row.iter_mut().enumerate().skip(1) {
+            *v = (LMR_FACTOR[family] * (i as f64).ln()) as f32;
+        }
+    }
+    table
+});
+
+fn rule_family(rule: Rule) -> usize {
+    match rule {
+        Rule::Freestyle | Rule::Caro => 0,
+        Rule::Standard | Rule::CaroExact => 1,
+        Rule::Renju => 2,
+    }
+}
+
+/// `MOVE_COUNT_BASE + plies^MOVE_COUNT_EXPONENT` for 0..=63 whole plies.
+static MOVE_COUNTS: LazyLock<[usize; 64]> = LazyLock::new(|| {
+    let mut table = [0; 64];
+    for (plies, n) in table.iter_mut().enumerate() {
+        *n = MOVE_COUNT_BASE + (plies as f64).powf(MOVE_COUNT_EXPONENT) as usize;
+    }
+    table
+});
+
+/// Moves a node may search before the rest are pruned by their number.
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    MOVE_COUNTS[(depth / PLY).clamp(0, 63) as usize] * MOVE_COUNT_SCALE / (2 - improving as usize)
+}
+
+fn razor_margin(depth: i32) -> i32 {
+    let d = depth as f32 / PLY as f32;
+    (RAZOR_MARGIN[0] * d * d + RAZOR_MARGIN[1] * d + RAZOR_MARGIN[2]) as i32
+}
+
+fn futility_margin(depth: i32, no_tt_cut_node: bool, improving: bool) -> i32 {
+    let per_ply = FUTILITY_PER_PLY - FUTILITY_NO_TT_CUT * no_tt_cut_node as i32;
+    (per_ply * (depth - improving as i32 * PLY) / PLY).max(0)
+}
+
+fn null_margin(depth: i32) -> i32 {
+    NULL_MARGIN_BIAS - (NULL_MARGIN_PER_PLY * (depth / PLY)).min(NULL_MARGIN_MAX_DROP)
+}
+
+fn null_reduction(depth: i32) -> i32 {
+    ((NULL_REDUCTION_BIAS + NULL_REDUCTION_SCALE * depth as f32 / PLY as f32) * PLY as f32) as i32
+}
+
+impl Thread<'_> {
+    /// One node of the tree (not the root).
+    #[inline]
+    pub(crate) fn node(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        is_pv: bool,
+        cut_node: bool,
+    ) -> i32 {
+        if self.span.is_none() {
+            return self.search_node(alpha, beta, depth, ply, is_pv, cut_node);
+        }
+        self.span_open();
+        let score = self.search_node(alpha, beta, depth, ply, is_pv, cut_node);
+        self.span_close();
+        score
+    }
+
+    pub(super) fn span_open(&mut self) {
+        if let Some(span) = self.span.as_mut() {
+            span.open(self.nodes);
+        }
+    }
+
+    pub(super) fn span_close(&mut self) {
+        if let Some(span) = self.span.as_mut() {
+            span.close(self.nodes);
+        }
+    }
+
+    /// The span model: the move just searched was sequential or would be handed out.
+    pub(super) fn span_end_move(&mut self, handed_out: bool) {
+        if let Some(span) = self.span.as_mut() {
+            span.end_move(handed_out);
+        }
+    }
+
+    fn search_node(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        is_pv: bool,
+        cut_node: bool,
+    ) -> i32 {
+        let textbook = self.options.textbook.is_some();
+        let pruning = self.options.pruning;
+        // Step 1. The horizon: the quiescence reads on.
+        if depth <= 0 && !textbook {
+            return self.qsearch(alpha, beta, ply, 0, is_pv);
+        }
+
+        // Step 2. Initialise the node.
+        self.nodes += 1;
+        self.pv[ply].clear();
+        let after_null = std::mem::take(&mut self.frame_mut(ply).after_null);
+        {
+            let f = self.frame_mut(ply);
+            f.raw_eval = None;
+            f.static_eval = None;
+            f.current = None;
+        }
+        self.frame_mut(ply + 2).killers = [None; 2];
+        if let Some(stats) = self.stats.as_mut() {
+            stats.interior += 1;
+        }
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = self.board.side_to_move();
+
+        // Step 3. What needs no search.
+        let facing = if textbook {
+            if self.at_draw() {
+                return self.draw_score(ply);
+            }
+            if self.board.move_count() > 0 && self.board.winner().is_some() {
+                return loss_in(ply, 0);
+            }
+            if self.board.is_full() {
+                return 0;
+            }
+            if ply >= super::MAX_PLY - 1 || depth <= 0 {
+                return self.evaluate();
+            }
+            Facing::Nothing
+        } else {
+            match self.settle_node(&mut alpha, &mut beta, ply) {
+                Settled::Value(v) => return v,
+                Settled::Block => Facing::Five,
+                Settled::Open => Facing::of(&mut self.board, us),
+            }
+        };
+
+        if self.stats.is_some() {
+            let under = self.frame_before(ply, 1).under_threat || facing.is_threat();
+            self.frame_mut(ply).under_threat = under;
+            if let Some(stats) = self.stats.as_mut() {
+                stats.under_threat += under as u64;
+            }
+        }
+
+        // Step 4. The transposition table.
+        let excluded = self.frame(ply).excluded;
+        let hash = self.board.hash();
+        let entry = if self.options.use_tt && excluded.is_none() {
+            self.tt.probe(hash, ply)
+        } else {
+            None
+        };
+        if let Some(e) = entry {
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if !is_pv && e.depth * PLY >= depth && usable {
+                if let Some(stats) = self.stats.as_mut() {
+                    stats.cut_by_table += 1;
+                }
+                return e.score;
+            }
+        }
+        let tt_move = entry
+            .and_then(|e| e.cell)
+            .filter(|&c| self.board.is_empty_cell(c));
+        let tt_pv = is_pv || entry.is_some_and(|e| e.pv);
+        if excluded.is_none() {
+            self.frame_mut(ply).tt_pv = tt_pv;
+        }
+
+        // Step 5. The static value: the parent's, negated, where a threat makes the node's
+        // own meaningless (its moves are forced or few, and no early pruning applies).
+        let parent_static = self.frame_before(ply, 1).static_eval;
+        let mut raw_eval = None;
+        let (static_eval, eval) = match facing {
+            Facing::Five | Facing::OpenThree | Facing::FourThree if !textbook => {
+                (parent_static.map_or(0, |v| -v), None)
+            }
+            _ => {
+                let raw = match entry {
+                    Some(e) if e.eval.abs() < EVAL_LIMIT => e.eval,
+                    _ => self.evaluate(),
+                };
+                raw_eval = Some(raw);
+                let value = self.smoothed(raw, ply);
+                // The table's score is a better estimate where its bound says so.
+                let better = entry.filter(|e| {
+                    e.score.abs() < WIN_MIN
+                        && match e.bound {
+                            Bound::Exact => true,
+                            Bound::Lower => e.score > value,
+                            Bound::Upper => e.score < value,
+                        }
+                });
+                (value, Some(better.map_or(value, |e| e.score)))
+            }
+        };
+        {
+            let f = self.frame_mut(ply);
+            f.raw_eval = raw_eval;
+            f.static_eval = Some(static_eval);
+        }
+        let improvement = match (eval, self.frame_before(ply, 2).static_eval) {
+            (Some(_), Some(before)) => static_eval - before,
+            _ => 0,
+        };
+        let improving = improvement > 0;
+        let selective = pruning && excluded.is_none();
+
+        if let (Some(eval), true) = (eval, selective && !is_pv) {
+            // Step 6. Razoring: far below alpha near the horizon, the quiescence decides.
+            if depth < RAZOR_DEPTH
+                && (alpha < WIN_MIN || entry.is_none())
+                && eval + razor_margin(depth) < alpha
+            {
+                if let Some(stats) = self.stats.as_mut() {
+                    stats.cut_by_razor += 1;
+                }
+                return self.qsearch(alpha, alpha + 1, ply, 0, false);
+            }
+
+            // Step 7. Reverse futility: far above beta, a move will not bring it back below
+            // (unless the side's last two moves were fours: a line of fours may be failing).
+            let fours_line = self.frame_before(ply, 2).made >= Threat::Four
+                && self.frame_before(ply, 4).made >= Threat::Four;
+            if eval < WIN_MIN
+                && beta > -WIN_MIN
+                && !fours_line
+                && eval - futility_margin(depth - PLY, cut_node && entry.is_none(), improving)
+                    >= beta
+            {
+                if let Some(stats) = self.stats.as_mut() {
+                    stats.cut_by_futility += 1;
+                }
+                return eval;
+            }
+
+            // Step 8. The null move: if passing still holds beta against a shallower search,
+            // a move would too. Deep, and never twice in a row.
+            if eval >= beta
+                && !after_null
+                && ply >= self.null_min_ply
+                && depth >= NULL_MIN_DEPTH
+                && static_eval >= beta + null_margin(depth)
+            {
+                let r = null_reduction(depth);
+                self.frame_mut(ply).current = None;
+                self.frame_mut(ply).made = Threat::None;
+                self.board.pass();
+                self.frame_mut(ply + 1).after_null = true;
+                let value = -self.node(-beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
+                self.board.unpass();
+                if self.stopped {
+                    return 0;
+                }
+                if value >= beta {
+                    let value = if value >= WIN_MIN { beta } else { value };
+                    if beta.abs() < WIN_MIN {
+                        if let Some(stats) = self.stats.as_mut() {
+                            stats.cut_by_null += 1;
+                        }
+                        return value;
+                    }
+                    let saved = self.null_min_ply;
+                    self.null_min_ply = ply + 2;
+                    let verified = self.node(beta - 1, beta, depth - r, ply, false, false);
+                    self.null_min_ply = saved;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if verified >= beta {
+                        return value;
+                    }
+                }
+            }
+        }
+
+        // Step 9. Internal iterative reduction: a PV node the table knows no move for, or
+        // one whose entry is much shallower, is searched a little less deep.
+        if selective && is_pv && facing != Facing::Five {
+            match (tt_move, entry) {
+                (None, _) => depth -= IIR_PV,
+                (Some(_), Some(e)) if depth > PLY => {
+                    let gap = ((depth - e.depth * PLY) as f32 * IIR_TT_PER_PLY) as i32;
+                    depth -= gap.clamp(0, IIR_TT_MAX);
+                }
+                _ => {}
+            }
+            if depth <= 0 {
+                return self.qsearch(alpha, beta, ply, 0, is_pv);
+            }
+        }
+
+        // Step 10. The moves, by the threat the node faces.
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        match facing {
+            _ if textbook => list.fill_all(&mut self.board, us, tt_move),
+            _ => {
+                let counter = self
+                    .board
+                    .last_cell()
+                    .and_then(|c| self.counter_moves[us.index()][c]);
+                let [k0, k1] = self.frame(ply).killers;
+                list.fill(
+                    &mut self.board,
+                    us,
+                    facing,
+                    tt_move,
+                    [k0, k1, counter],
+                    &self.history[us.index()],
+                );
+            }
+        }
+        if list.moves.is_empty() {
+            self.lists[ply] = list;
+            // Threatened with no defence (or only forbidden ones): the open four comes.
+            return if facing == Facing::OpenThree && self.within_draw(4) {
+                loss_in(ply, 4)
+            } else if facing == Facing::OpenThree {
+                self.draw_score(ply)
+            } else {
+                0
+            };
+        }
+
+        // Step 11. The move loop.
+        let likely_fail_high = selective
+            && !is_pv
+            && cut_node
+            && eval.is_some_and(|e| {
+                let margin = FAIL_HIGH_MARGIN_BIAS
+                    + FAIL_HIGH_MARGIN_PER_PLY * depth / PLY
+                    + FAIL_HIGH_MARGIN_THREATENED * (facing != Facing::Nothing) as i32;
+                e >= beta + margin
+            });
+        let mut ctx = NodeContext {
+            ply,
+            depth,
+            is_pv,
+            cut_node,
+            facing,
+            improvement,
+            tt_move,
+            likely_fail_high,
+            tt_pv,
+            alpha,
+            beta,
+        };
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_cell = None;
+        let mut best_index = 0;
+        let mut searched = 0usize;
+        let split_depth = if is_pv {
+            self.options.split_depth.pv
+        } else {
+            self.options.split_depth.other
+        } * PLY;
+        // The moves from here on would go to helpers (for the span model; `parallel.rs`).
+        let mut handed_out = false;
+        for i in 0..list.moves.len() {
+            // A node splits by its depth, or, shallower, because a thread has run out of
+            // work (the span model counts only the first: the second depends on timing).
+            let by_depth = ctx.depth >= split_depth.max(3 * PLY);
+            if searched > 0
+                && list.moves.len() - i >= 2
+                && (by_depth
+                    || (ctx.depth >= self.options.split_depth.idle.max(3) * PLY
+                        && self.split.as_ref().is_some_and(|s| s.wants_work())))
+            {
+                handed_out |= by_depth;
+                if let Some(split) = self.split.clone().filter(|s| s.has_room()) {
+                    // Young brothers wait: the moves searched set the bound, the rest run
+                    // on the helpers, planned as this loop would plan them.
+                    ctx.alpha = alpha;
+                    let mut cells = Vec::with_capacity(list.moves.len() - i);
+                    list.sort_from(i);
+                    for j in i..list.moves.len() {
+                        let cell = list.moves[j].0;
+                        if Some(cell) == excluded {
+                            continue;
+                        }
+                        match self.plan(&ctx, cell, j + 1, best) {
+                            Ok(_) => cells.push((cell, j)),
+                            Err(Pruned::ByCount) => break,
+                            Err(Pruned::Alone) => {}
+                        }
+                    }
+                    let frames = self.frames_around(ply).to_vec();
+                    let point = SplitPoint {
+                        board: &self.board,
+                        ctx,
+                        best,
+                        frames: &frames,
+                        root_delta: self.root_delta,
+                        root_alpha: self.root_alpha,
+                        history: &self.history,
+                        counter_moves: &self.counter_moves,
+                        null_min_ply: self.null_min_ply,
+                        cuts: self.split_cuts(),
+                    };
+                    let (results, history) = split.search_siblings(&point, &cells);
+                    self.absorb(&results, &history);
+                    self.stop_if_cut();
+                    if self.stopped {
+                        self.lists[ply] = list;
+                        return 0;
+                    }
+                    let merged = self.merge_siblings(&cells, &results, &ctx, alpha);
+                    if merged.0 > best {
+                        (best, best_cell) = (merged.0, merged.1);
+                        best_index = merged.2;
+                    }
+                    break;
+                }
+            }
+            list.pick(i);
+            let (cell, _) = list.moves[i];
+            if Some(cell) == excluded {
+                continue;
+            }
+            let move_number = i + 1;
+            let mut plan = match self.plan(&ctx, cell, move_number, best) {
+                Ok(plan) => plan,
+                Err(why) => {
+                    if let Some(stats) = self.stats.as_mut() {
+                        stats.pruned += 1;
+                    }
+                    if why == Pruned::ByCount {
+                        break;
+                    }
+                    continue;
+                }
+            };
+            // Singular extension of the table move (always the first move searched).
+            if i == 0
+                && selective
+                && facing != Facing::Five
+                && Some(cell) == tt_move
+                && ctx.depth >= SINGULAR_MIN_DEPTH
+            {
+                if let Some(e) = entry.filter(|e| {
+                    e.score.abs() < WIN_MIN
+                        && e.bound != Bound::Upper
+                        && e.depth * PLY >= ctx.depth - SINGULAR_TT_DEPTH_SLACK
+                }) {
+                    let former_pv = !is_pv && tt_pv;
+                    let margin = ((SINGULAR_MARGIN_PER_PLY
+                        + SINGULAR_MARGIN_FORMER_PV * former_pv as i32 as f32)
+                        * ctx.depth as f32
+                        / PLY as f32) as i32;
+                    let singular_beta = (e.score - margin).max(-WIN_MIN);
+                    let test_depth =
+                        (ctx.depth as f32 * SINGULAR_DEPTH_SHARE) as i32 - PLY * former_pv as i32;
+                    self.frame_mut(ply).excluded = Some(cell);
+                    let value = self.node(
+                        singular_beta - 1,
+                        singular_beta,
+                        test_depth,
+                        ply,
+                        false,
+                        cut_node,
+                    );
+                    self.frame_mut(ply).excluded = None;
+                    if self.stopped {
+                        self.lists[ply] = list;
+                        return 0;
+                    }
+                    if value < singular_beta {
+                        let double = !is_pv
+                            && value < singular_beta - DOUBLE_EXTENSION_MARGIN
+                            && self.frame(ply).extra_extension < DOUBLE_EXTENSION_MAX;
+                        plan.depth = ctx.depth - PLY + if double { 2 * PLY } else { PLY };
+                    } else if singular_beta >= beta {
+                        // Multi-cut: another move also reaches beta.
+                        self.lists[ply] = list;
+                        return singular_beta;
+                    } else if e.score >= beta {
+                        plan.depth -= SINGULAR_FAIL_HIGH_REDUCTION;
+                    }
+                }
+            }
+            self.enter_move(ply, cell, plan.depth, ctx.depth);
+            let score = self.search_move(&ctx, plan, move_number, alpha, beta, best);
+            self.board.unmake();
+            self.span_end_move(handed_out);
+            if self.stopped {
+                self.lists[ply] = list;
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_cell = Some(cell);
+                    best_index = i;
+                    if is_pv {
+                        self.set_pv(ply, cell);
+                    }
+                    if score >= beta {
+                        self.cutoffs.cutoffs += 1;
+                        self.cutoffs.first_move += (i == 0) as u64;
+                        break;
+                    }
+                    alpha = score;
+                    ctx.alpha = alpha;
+                    // Once a move raised alpha, the rest must beat it: searched less deep.
+                    if selective
+                        && ctx.depth > ALPHA_RAISED_MIN_DEPTH
+                        && ctx.depth < ALPHA_RAISED_MAX_DEPTH
+                        && score.abs() < ALPHA_RAISED_SCORE_LIMIT
+                    {
+                        ctx.depth -= ALPHA_RAISED_REDUCTION;
+                    }
+                }
+            }
+        }
+        if let Some(stats) = self.stats.as_mut() {
+            let kind = match facing {
+                Facing::Five => NodeKind::Block,
+                Facing::OpenThree | Facing::FourThree => NodeKind::Threatened,
+                Facing::Nothing => NodeKind::Quiet,
+            };
+            stats.node(kind, depth / PLY, searched);
+            if best_cell.is_some() {
+                stats.best_at(best_index);
+            }
+        }
+        if best == -INF {
+            self.lists[ply] = list;
+            // Every move was pruned or excluded: a singular test fails low; otherwise the
+            // static view stands.
+            return if excluded.is_some() {
+                alpha
+            } else {
+                static_eval.clamp(original_alpha, beta)
+            };
+        }
+
+        // Step 12. Remember the best move and store the node.
+        if let Some(cell) = best_cell {
+            let index = list
+                .moves
+                .iter()
+                .position(|m| m.0 == cell)
+                .unwrap_or(best_index);
+            self.reward_best_move(&list, index, ply, ctx.depth);
+        }
+        self.lists[ply] = list;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if is_pv && best_cell.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.options.use_tt && excluded.is_none() {
+            self.tt.store_pv(
+                hash,
+                ply,
+                best_cell,
+                best,
+                raw_eval.unwrap_or(static_eval),
+                depth / PLY,
+                bound,
+                tt_pv,
+            );
+        }
+        best
+    }
+
+    /// How the move `cell`, the `move_number`-th of its node, is searched, or why it is
+    /// pruned. `best` is the best score among the node's moves searched so far.
+    pub(crate) fn plan(
+        &self,
+        ctx: &NodeContext,
+        cell: Cell,
+        move_number: usize,
+        best: i32,
+    ) -> Result<MovePlan, Pruned> {
+        let board = &self.board;
+        let us = board.side_to_move();
+        let made = board.threat_at(us, cell);
+        let blocked = board.threat_at(us.opponent(), cell);
+        let new_depth = ctx.depth - PLY;
+        if ctx.facing == Facing::Five {
+            return Ok(MovePlan {
+                depth: ctx.depth - PLY + BLOCK_FIVE_EXTENSION,
+                reduced: None,
+            });
+        }
+        if !self.options.pruning {
+            return Ok(MovePlan {
+                depth: new_depth,
+                reduced: None,
+            });
+        }
+        let improving = ctx.improvement > 0;
+        let trivial = made <= Threat::Two && blocked <= Threat::Two;
+        let own_last = self.frame_before(ctx.ply, 2).current;
+        let their_last = self.frame_before(ctx.ply, 1).current;
+        let far = |other: Option<Cell>| !matches!(other, Some(o) if crate::threat::distance(board, cell, o) <= FAR_DISTANCE);
+        let (far_from_self, far_from_them) = (far(own_last), far(their_last));
+        let threatened = ctx.facing.is_threat();
+
+        // Pruning at shallow depth, once the node has a move that does not lose.
+        if ctx.ply > 0 && best > -WIN_MIN {
+            if move_number >= move_count_limit(ctx.depth, improving) {
+                return Err(Pruned::ByCount);
+            }
+            if trivial && ctx.depth < TRIVIAL_PRUNE_DEPTH {
+                return Err(Pruned::Alone);
+            }
+            if threatened
+                && ctx.depth < FAR_DEFENCE_PRUNE_DEPTH
+                && blocked < Threat::Four
+                && far_from_self
+                && far_from_them
+            {
+                return Err(Pruned::Alone);
+            }
+        }
+
+        // Extensions of the table move and of a likely fail-high node's moves.
+        let mut depth = new_depth;
+        if Some(cell) == ctx.tt_move {
+            depth += if ctx.is_pv {
+                TT_MOVE_EXTENSION_PV
+            } else {
+                TT_MOVE_EXTENSION
+            };
+        }
+        // A node that will probably fail high searches its moves a ply less, except its
+        // fours (a line of fours answers a threat the static value cannot see).
+        if ctx.likely_fail_high && made < Threat::Four {
+            depth -= PLY;
+        }
+
+        // Late-move reduction.
+        let root = ctx.ply == 0;
+        if ctx.depth < 2 * PLY || move_number <= 1 + root as usize {
+            return Ok(MovePlan {
+                depth,
+                reduced: None,
+            });
+        }
+        let logs = &LOG_TABLE[rule_family(board.rule())];
+        let base = logs[(ctx.depth / PLY).clamp(0, 255) as usize]
+            * logs[move_number.min(255)]
+            * PLY as f32;
+        let mut r = base as i32;
+        if ctx.is_pv {
+            let width = (ctx.beta - ctx.alpha).max(1);
+            r = (r - PLY * width / self.root_delta.max(1)).max(0);
+        } else if ctx.improvement <= 0 && r > PLY {
+            r += LMR_NOT_IMPROVING;
+        }
+        if ctx.tt_pv {
+            r -= LMR_TT_PV;
+        }
+        if !root && ctx.ply % 2 == 1 && best >= -self.root_alpha {
+            r += LMR_NO_ALPHA_IMPROVING;
+        }
+        let killer = self.frame(ctx.ply).killers.contains(&Some(cell));
+        if ctx.cut_node && !(!threatened && killer && made < Threat::OpenThree) {
+            r += LMR_CUT_NODE;
+        }
+        if threatened && blocked < Threat::Four {
+            if far_from_them {
+                r += LMR_FAR_FROM_OPPONENT;
+            }
+            if far_from_self {
+                r += LMR_FAR_FROM_SELF;
+            }
+        }
+        if !threatened
+            && self.frame_before(ctx.ply, 2).made >= Threat::OpenThree
+            && (made >= Threat::OpenThree || (!far_from_self && made >= Threat::DoubleTwo))
+        {
+            r -= LMR_CONTINUING_ATTACK;
+        }
+        r -= PLY * self.history[us.index()][cell] / LMR_HISTORY_DIVISOR;
+        Ok(MovePlan {
+            depth,
+            reduced: Some((depth - r).min(depth).max(PLY)),
+        })
+    }
+
+    /// Searches the move just made by its plan: a reduced null-window search for a late
+    /// move (and a deeper or shallower full one if it fails high), a null window for the
+    /// others after the first, and the full window at a PV node for the first move and for
+    /// any that beats alpha. Returns the move's score from the node's view.
+    pub(crate) fn search_move(
+        &mut self,
+        ctx: &NodeContext,
+        plan: MovePlan,
+        move_number: usize,
+        alpha: i32,
+        beta: i32,
+        best: i32,
+    ) -> i32 {
+        let child = ctx.ply + 1;
+        let mut depth = plan.depth;
+        let mut score = -INF;
+        if let Some(reduced) = plan.reduced {
+            score = -self.node(-alpha - 1, -alpha, reduced, child, false, true);
+            if score > alpha && reduced < depth && !self.stopped {
+                // A reduced search that fails high by much goes deeper than planned, one
+                // that only matches the best so far shallower.
+                let gap = (depth - reduced) / PLY;
+                if score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * gap {
+                    depth += PLY;
+                } else if score < best + LMR_SHALLOWER_PER_PLY * depth / PLY {
+                    depth -= PLY;
+                }
+                depth = depth.min(plan.depth + LMR_DEEPER_MAX);
+                if reduced < depth {
+                    score = -self.node(-alpha - 1, -alpha, depth, child, false, !ctx.cut_node);
+                }
+            }
+        } else if !ctx.is_pv || move_number > 1 {
+            score = -self.node(-alpha - 1, -alpha, depth, child, false, !ctx.cut_node);
+        }
+        if ctx.is_pv
+            && !self.stopped
+            && (move_number == 1 || (score > alpha && (ctx.ply == 0 || score < beta)))
+        {
+            score = -self.node(-beta, -alpha, depth, child, true, false);
+        }
+        score
+    }
+}

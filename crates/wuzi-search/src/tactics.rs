@@ -1,0 +1,241 @@
+//! What a node settles without searching, from the pattern sets the board keeps: its
+//! static wins and losses, and the one move a five forces.
+//!
+//! In order (the first that applies decides):
+//! 1. the side to move has a five point: a win on this ply;
+//! 2. the opponent has five points: a loss in two plies if no stone of the side stops them
+//!    all (two fives, or renju Black's forbidden block); otherwise the stones that do are the
+//!    only moves (outside caro the one five point);
+//! 3. the side has a legal open-four point (or double four): a win in three plies;
+//! 4. the side has a legal four-three point whose four the opponent cannot answer with a
+//!    four of its own: the opponent must block the four, and the three then makes an open
+//!    four: a win in five plies;
+//! 5. the side has a legal double-three point and the opponent has no point that makes any
+//!    four (renju Black never does: a double three is forbidden to it; under caro an open
+//!    three is no sure open four): the opponent can block one three only, and has nothing
+//!    that comes first: a win in five plies.
+//!
+//! Every rule's exceptions live in the board's pattern sets (caro's blocked fives, exact
+//! five, renju Black's forbidden points and false threes), and where a set cannot tell (a
+//! renju Black four-three, or an opponent that has fours elsewhere) the four-three is
+//! played out: the opponent's forced block, then an open four for the side and no five
+//! for the opponent.
+//!
+//! Invariant: a win or loss returned here is a forced result of the game from this position
+//! within the distance returned (tested against exhaustive search on generated positions in
+//! `tests/tactics_static.rs`).
+
+use crate::movepick;
+use crate::WIN;
+use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Rule, Threat};
+
+/// What [`settle`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// The node's value without search.
+    Value(i32),
+    /// The opponent threatens a five that the side can stop: the moves are
+    /// [`five_stoppers`] (outside caro, the one five point).
+    Block,
+    /// Nothing is settled: the node must be searched.
+    Open,
+}
+
+/// The win in `plies` plies from a node at `ply`, and the loss.
+#[inline]
+pub fn win_in(ply: usize, plies: usize) -> i32 {
+    WIN - (ply + plies) as i32
+}
+
+#[inline]
+pub fn loss_in(ply: usize, plies: usize) -> i32 {
+    -win_in(ply, plies)
+}
+
+/// Settles the position for the side to move at `ply` (see the module documentation).
+/// `static_wins`: look for the four-three and double-three wins too (rules 4 and 5).
+pub fn settle(board: &mut Board, ply: usize, static_wins: bool) -> Settled {
+    let us = board.side_to_move();
+    let them = us.opponent();
+    if !board.cells_making(us, flag::FIVE).is_empty() {
+        return Settled::Value(win_in(ply, 1));
+    }
+    if !board.cells_making(them, flag::FIVE).is_empty() {
+        return if five_stoppers(board, us).is_empty() {
+            Settled::Value(loss_in(ply, 2))
+        } else {
+            Settled::Block
+        };
+    }
+    if has_winning_open_four(board, us) {
+        return Settled::Value(win_in(ply, 3));
+    }
+    if static_wins && (has_winning_four_three(board, us) || has_winning_double_three(board, us)) {
+        return Settled::Value(win_in(ply, 5));
+    }
+    Settled::Open
+}
+
+/// The legal moves of `us` after which the opponent has no five point. Outside caro that is
+/// the opponent's one five point (none against two: no stone stops two fives). Under caro a
+/// five blocked at both ends does not win, so a stone beyond an end of the five can stop it
+/// too: there every point on the line of each five, five cells either way, is tried.
+pub fn five_stoppers(board: &mut Board, us: Color) -> Bitboard {
+    let them = us.opponent();
+    let fives = *board.cells_making(them, flag::FIVE);
+    let mut stoppers = Bitboard::default();
+    if !matches!(board.rule(), Rule::Caro | Rule::CaroExact) {
+        let mut cells = fives.iter();
+        if let (Some(block), None) = (cells.next(), cells.next()) {
+            if movepick::legal_for(board, us, block) {
+                stoppers.insert(block);
+            }
+        }
+        return stoppers;
+    }
+    let mut pool = fives;
+    let offsets = board.dir_offsets();
+    for five in fives.iter() {
+        for (dir, &step) in offsets.iter().enumerate() {
+            if board.pattern_at(them, five, dir) != Pattern::Five {
+                continue;
+            }
+            for k in 1..=5 {
+                for cell in [five + k * step, five.wrapping_sub(k * step)] {
+                    if board.is_on_board(cell) && board.is_empty_cell(cell) {
+                        pool.insert(cell);
+                    }
+                }
+            }
+        }
+    }
+    for cell in pool.iter() {
+        if !movepick::legal_for(board, us, cell) {
+            continue;
+        }
+        board.make(us, cell);
+        if board.cells_making(them, flag::FIVE).is_empty() {
+            stoppers.insert(cell);
+        }
+        board.unmake();
+    }
+    stoppers
+}
+
+/// The side `us` (to move; the opponent without a five point) has a legal point that makes
+/// an open four (or a double four) that wins: two five points the opponent cannot both stop.
+/// Under caro a five blocked at both ends does not win, so a block of one five point can
+/// kill the other: there the open four is played out against each block.
+pub fn has_winning_open_four(board: &mut Board, us: Color) -> bool {
+    winning_open_four(board, us).is_some()
+}
+
+/// The first point of [`has_winning_open_four`].
+pub fn winning_open_four(board: &mut Board, us: Color) -> Option<Cell> {
+    let open_fours = board.cells_making(us, flag::OPEN_FOUR);
+    if open_fours.is_empty() {
+        return None;
+    }
+    let open_fours = *open_fours;
+    let caro = matches!(board.rule(), Rule::Caro | Rule::CaroExact);
+    open_fours.iter().find(|&cell| {
+        movepick::legal_for(board, us, cell) && (!caro || open_four_holds(board, us, cell))
+    })
+}
+
+/// Plays the open four at `cell` and checks that no stone of the opponent stops its fives.
+/// The board is left as it was.
+fn open_four_holds(board: &mut Board, us: Color, cell: Cell) -> bool {
+    board.make(us, cell);
+    let holds = five_stoppers(board, us.opponent()).is_empty();
+    board.unmake();
+    holds
+}
+
+/// The side `us` (to move, no five point on either side, no open four of its own) has a
+/// four-three point that wins: see the module documentation.
+pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
+    let them = us.opponent();
+    let candidates = board
+        .cells_making(us, flag::FOUR)
+        .and(board.cells_making(us, flag::OPEN_THREE));
+    if candidates.is_empty() {
+        return false;
+    }
+    // The opponent can only block the four, and a block that makes it no four leaves it
+    // without a five point while the three becomes an open four. Where the four's one five
+    // point is no four point of the opponent's now, it will not be one after the side's stone
+    // either (a stone of the side only takes from the opponent's lines): that settles it
+    // without playing. Renju Black's three may be false (its open four forbidden) and caro's
+    // five points depend on both ends: those are played out, as is a block that makes a four
+    // today.
+    let opponent_has_fours = !board.cells_making(them, flag::FOUR).is_empty();
+    let exact_lines = match board.rule() {
+        Rule::Freestyle | Rule::Standard => true,
+        Rule::Renju => us == Color::White,
+        Rule::Caro | Rule::CaroExact => false,
+    };
+    for cell in candidates.iter() {
+        if board.threat_at(us, cell) != Threat::FourThree || !movepick::legal_for(board, us, cell) {
+            continue;
+        }
+        if exact_lines && (!opponent_has_fours || !block_makes_a_four(board, us, cell)) {
+            return true;
+        }
+        if four_three_wins_played_out(board, us, cell) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the five point of the four that `us` makes at `cell` (with its one four line) is
+/// a point where the opponent would make a four today. `true` where it cannot tell.
+fn block_makes_a_four(board: &Board, us: Color, cell: Cell) -> bool {
+    let them = us.opponent();
+    let Some(dir) = (0..4).find(|&d| board.pattern_at(us, cell, d).four_count() > 0) else {
+        return true;
+    };
+    let mut fives = board.completion_cells(us, cell, dir);
+    match (fives.next(), fives.next()) {
+        (Some(block), None) => board.threat_at(them, block) >= Threat::Four,
+        _ => true,
+    }
+}
+
+/// Plays the four-three at `cell`, the opponent's forced block, and checks that the side
+/// then has a legal open four and the opponent no five point. The board is left as it was.
+fn four_three_wins_played_out(board: &mut Board, us: Color, cell: Cell) -> bool {
+    let them = us.opponent();
+    board.make(us, cell);
+    // Every answer that stops the four (outside caro, its one five point) must leave the
+    // opponent without a five point and the side with an open four that wins.
+    let answers = five_stoppers(board, them);
+    let won = !board.cells_making(us, flag::FIVE).is_empty()
+        && answers.iter().all(|answer| {
+            board.make(them, answer);
+            let won =
+                board.cells_making(them, flag::FIVE).is_empty() && has_winning_open_four(board, us);
+            board.unmake();
+            won
+        });
+    board.unmake();
+    won
+}
+
+/// The side `us` has a legal double-three point and the opponent no point that makes a four.
+/// Not under caro, where an open three's open four may not win (see
+/// `has_winning_open_four`), nor for renju Black, to which a double three is forbidden.
+pub fn has_winning_double_three(board: &mut Board, us: Color) -> bool {
+    let them = us.opponent();
+    if (board.rule() == Rule::Renju && us == Color::Black)
+        || matches!(board.rule(), Rule::Caro | Rule::CaroExact)
+        || !board.cells_making(them, flag::FOUR).is_empty()
+    {
+        return false;
+    }
+    let threes = *board.cells_making(us, flag::OPEN_THREE);
+    threes
+        .iter()
+        .any(|c| board.threat_at(us, c) == Threat::DoubleThree && movepick::legal_for(board, us, c))
+}

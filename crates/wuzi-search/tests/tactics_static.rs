@@ -1,0 +1,273 @@
+//! The static wins of `tactics.rs` against exhaustive search: on generated positions under
+//! every rule, each win the board's pattern sets claim (a four-three, a double three, an open
+//! four, a loss to two fives) is a forced result within the distance claimed, whatever the
+//! defender plays.
+
+use std::sync::atomic::AtomicBool;
+use wuzi_core::rng::Rng;
+use wuzi_core::{flag, Board, Cell, Point, Rule, Threat};
+use wuzi_search::movepick::legal_for;
+use wuzi_search::tactics::{
+    has_winning_double_three, has_winning_four_three, settle, win_in, Settled,
+};
+use wuzi_search::{Limits, Searcher, WIN, WIN_MIN};
+
+const SIZE: usize = 9;
+
+fn empty_cells(board: &Board) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for y in 0..SIZE as u8 {
+        for x in 0..SIZE as u8 {
+            if let Some(c) = board.cell(Point::new(x, y)) {
+                if board.is_empty_cell(c) {
+                    cells.push(c);
+                }
+            }
+        }
+    }
+    cells
+}
+
+/// The attacker (to move) makes a five within `plies` plies (odd), whatever the defender
+/// does. The attacker's moves are restricted to its threats (open threes and better) and the
+/// block of a five of the defender's; every legal move of the defender is tried. A `true` is
+/// a proof; a `false` may miss a win through other moves.
+fn attacker_wins(board: &mut Board, plies: usize) -> bool {
+    let us = board.side_to_move();
+    let them = us.opponent();
+    let fives = *board.cells_making(us, flag::FIVE);
+    if fives.iter().next().is_some() {
+        return true;
+    }
+    if plies < 3 {
+        return false;
+    }
+    let mut their_fives = board.cells_making(them, flag::FIVE).iter();
+    if let Some(block) = their_fives.next() {
+        // The defender threatens a five: the block is the attacker's only move.
+        if their_fives.next().is_some() || !legal_for(board, us, block) {
+            return false;
+        }
+        board.make(us, block);
+        let won = defender_loses(board, plies - 1);
+        board.unmake();
+        return won;
+    }
+    for cell in empty_cells(board) {
+        if board.threat_at(us, cell) < Threat::OpenThree || !legal_for(board, us, cell) {
+            continue;
+        }
+        board.make(us, cell);
+        let won = defender_loses(board, plies - 1);
+        board.unmake();
+        if won {
+            return true;
+        }
+    }
+    false
+}
+
+/// The defender (to move) cannot avoid a five of the attacker within `plies` plies.
+fn defender_loses(board: &mut Board, plies: usize) -> bool {
+    let us = board.side_to_move();
+    if board
+        .cells_making(us, flag::FIVE)
+        .iter()
+        .any(|c| legal_for(board, us, c))
+    {
+        return false;
+    }
+    let mut any = false;
+    for cell in empty_cells(board) {
+        if !legal_for(board, us, cell) {
+            continue;
+        }
+        any = true;
+        board.make(us, cell);
+        let lost = attacker_wins(board, plies - 1);
+        board.unmake();
+        if !lost {
+            return false;
+        }
+    }
+    any
+}
+
+/// Random positions on 9x9 where the side to move has a four-three or double-three point:
+/// stones played at random near the others until one appears (or the game ends).
+fn positions(rule: Rule, rng: &mut Rng, wanted: usize) -> Vec<Board> {
+    let mut found = Vec::new();
+    let mut tries = 0;
+    while found.len() < wanted && tries < 20_000 {
+        tries += 1;
+        let mut board = Board::new(SIZE, SIZE, rule).expect("board");
+        board.play(Point::new(4, 4)).expect("centre");
+        for _ in 0..30 {
+            let near = board.empty_near_stones(1);
+            let cells: Vec<Cell> = near.iter().collect();
+            if cells.is_empty() {
+                break;
+            }
+            let cell = cells[rng.below(cells.len())];
+            let p = board.point(cell);
+            if !board.is_legal(p) {
+                continue;
+            }
+            board.play(p).expect("legal");
+            if board.winner().is_some() {
+                break;
+            }
+            let us = board.side_to_move();
+            let them = us.opponent();
+            if !board.cells_making(us, flag::FIVE).is_empty()
+                || !board.cells_making(them, flag::FIVE).is_empty()
+                || !board.cells_making(us, flag::OPEN_FOUR).is_empty()
+            {
+                break;
+            }
+            let interesting = board.cells_making(us, flag::OPEN_THREE).iter().any(|c| {
+                matches!(
+                    board.threat_at(us, c),
+                    Threat::FourThree | Threat::DoubleThree
+                )
+            });
+            if interesting {
+                found.push(board.clone());
+                break;
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn static_wins_are_forced_wins_within_five_plies() {
+    let mut rng = Rng::new(2026);
+    let mut claimed = 0;
+    let mut refused = 0;
+    for rule in Rule::ALL {
+        for mut board in positions(rule, &mut rng, 40) {
+            let us = board.side_to_move();
+            let four_three = has_winning_four_three(&mut board, us);
+            let double_three = has_winning_double_three(&mut board, us);
+            let settled = settle(&mut board, 0, true);
+            if four_three || double_three {
+                claimed += 1;
+                assert_eq!(settled, Settled::Value(win_in(0, 5)), "{rule:?}\n{board:?}");
+                assert!(
+                    attacker_wins(&mut board, 5),
+                    "{rule:?}: claimed four-three {four_three} double three {double_three}, \
+                     but the defender holds\n{board:?}"
+                );
+            } else {
+                refused += 1;
+            }
+        }
+    }
+    // Both outcomes must occur, or the test checks nothing.
+    assert!(claimed >= 40, "only {claimed} static wins claimed");
+    assert!(refused >= 10, "only {refused} positions refused");
+}
+
+#[test]
+fn settled_losses_and_open_fours_are_exact() {
+    let mut rng = Rng::new(99);
+    let mut checked = 0;
+    for rule in Rule::ALL {
+        for _ in 0..300 {
+            let mut board = Board::new(SIZE, SIZE, rule).expect("board");
+            board.play(Point::new(4, 4)).expect("centre");
+            for _ in 0..24 {
+                let cells: Vec<Cell> = board.empty_near_stones(1).iter().collect();
+                let p = board.point(cells[rng.below(cells.len())]);
+                if board.is_legal(p) {
+                    board.play(p).expect("legal");
+                }
+                if board.winner().is_some() {
+                    break;
+                }
+                match settle(&mut board, 0, false) {
+                    Settled::Value(v) if v == win_in(0, 3) => {
+                        assert!(attacker_wins(&mut board, 3), "{rule:?}\n{board:?}");
+                        checked += 1;
+                        break;
+                    }
+                    Settled::Value(v) if v < 0 => {
+                        // A loss in two: the side to move cannot stop the opponent's five.
+                        let us = board.side_to_move();
+                        let mut holds = false;
+                        for cell in empty_cells(&board) {
+                            if !legal_for(&mut board, us, cell) {
+                                continue;
+                            }
+                            board.make(us, cell);
+                            let them = us.opponent();
+                            let five = board
+                                .cells_making(them, flag::FIVE)
+                                .iter()
+                                .any(|c| legal_for(&mut board, them, c));
+                            board.unmake();
+                            holds |= !five;
+                        }
+                        assert!(!holds, "{rule:?}: a claimed loss holds\n{board:?}");
+                        checked += 1;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(checked >= 50, "only {checked} settled positions checked");
+}
+
+/// The quiescence (and the static wins it reads) never claims a win the exhaustive check
+/// refutes: on random positions, every proven win of a one-ply search within nine plies is a
+/// forced win within that distance.
+#[test]
+fn quiescence_wins_are_forced_wins() {
+    let mut rng = Rng::new(5);
+    let mut verified = 0;
+    for rule in Rule::ALL {
+        let mut searcher = Searcher::new(1 << 20);
+        for _ in 0..400 {
+            let mut board = Board::new(SIZE, SIZE, rule).expect("board");
+            board.play(Point::new(4, 4)).expect("centre");
+            let stones = 8 + rng.below(20);
+            while board.move_count() < stones {
+                let cells: Vec<Cell> = board.empty_near_stones(1).iter().collect();
+                let p = board.point(cells[rng.below(cells.len())]);
+                if board.is_legal(p) {
+                    board.play(p).expect("legal");
+                    if board.winner().is_some() {
+                        board.undo().expect("undo");
+                        break;
+                    }
+                }
+            }
+            let limits = Limits {
+                max_depth: Some(1),
+                ..Limits::default()
+            };
+            searcher.clear();
+            let Some(result) =
+                searcher.search(&board, &limits, &AtomicBool::new(false), &mut |_| {})
+            else {
+                continue;
+            };
+            if result.score < WIN_MIN {
+                continue;
+            }
+            let plies = (WIN - result.score) as usize;
+            if plies > 9 {
+                continue;
+            }
+            assert!(
+                attacker_wins(&mut board, plies),
+                "{rule:?}: a win in {plies} claimed, not forced\n{board:?}"
+            );
+            verified += 1;
+        }
+    }
+    assert!(verified >= 30, "only {verified} claimed wins verified");
+}
