@@ -143,6 +143,7 @@ fn concurrent_principal_keeps_the_value_in_aspiration_windows() {
                     cell,
                     score: -WIN - 1,
                     pv: vec![cell],
+                    depth: 0,
                 })
                 .collect();
             let got = thread.search_root(&mut moves, depth as i32 * PLY, alpha, beta);

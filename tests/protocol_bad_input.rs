@@ -77,7 +77,7 @@ fn malformed_commands_get_errors_and_change_nothing() {
         "PLAY 15,15",
         "START",
         "START x",
-        "START 15 15",
+        "START 15 15 15",
         "START -15",
         "START 1",
         "START 4",

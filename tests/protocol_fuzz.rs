@@ -1,8 +1,10 @@
 //! Fuzzing the real `pbrain-wuzi` over its pipes: proptest builds byte streams of junk and
 //! abuse (binary junk, huge lines, partial UTF-8, CR/LF mixtures, bad commands, position
 //! blocks cut off, commands while the engine thinks, thousands of `RESTART`/`TAKEBACK`/
-//! `YXBOARD` in a row) and a driver sends them to the engine while keeping its own model of
-//! the position.
+//! `YXBOARD` in a row) and the analysis GUIs' commands (blocks, balance, `YXNBEST`,
+//! `YXSEARCHDEFEND`, saved tables, the `show_detail` levels, pondering, levels, draw rules,
+//! Yixin-Board's commands without effect), and a driver sends them to the engine while keeping
+//! its own model of the position and of the blocked points.
 //!
 //! Invariants checked on every case:
 //! - no crash and no hang: every line the engine owes comes within [`LINE_LIMIT`] (generous,
@@ -11,11 +13,16 @@
 //!   position is probed from outside and must equal the model: every model stone refuses
 //!   `TURN` onto it, every empty point refuses `TAKEBACK`, and under renju `YXSHOWFORBID`
 //!   lists the model's forbidden points (which checks the colours too);
+//! - the engine never answers a point the model knows to be blocked, and every move it
+//!   answers (a `TURN`, `YXNBEST`, a balance pair) is on a free point;
 //! - memory stays bounded: peak resident memory (`VmHWM`) under [`MEMORY_LIMIT`].
 //!
 //! The model follows only what is certain: junk and bad commands change nothing; a cut block
 //! changes nothing; `RESTART` empties the board; a `YXBOARD` block of the model restores it;
-//! a `TURN` adds the opponent's stone and the engine's answer once the answer is read.
+//! a `TURN` adds the opponent's stone and the engine's answer once the answer is read, and
+//! `YXNBEST` and the balance commands add the moves they answer. Blocks sent whole with points
+//! on the board are added to (or removed from) the model's blocked points; junk may block
+//! more (a junk `YXBLOCK`, then `7,7`, then `DONE`), which only leaves the model knowing less.
 //!
 //! CI runs a few cases (`WUZI_FUZZ_CASES`, default 6); `docs/fuzzing.md` says how to run long
 //! runs, and `docs/journal/fuzzing.md` records them.
@@ -68,6 +75,16 @@ enum Item {
     Boards(usize),
     /// `TURN` on a free point, then junk while the engine thinks, maybe `YXSTOP`.
     Think(Vec<Junk>, bool),
+    /// `YXBLOCK` (or `YXBLOCKUNDO` when the flag is set) of these points, then `DONE`, maybe
+    /// with a line off the board (the whole block is refused); or `YXBLOCKRESET` when empty.
+    Blocks(Vec<(u8, u8)>, bool, bool),
+    /// A search that plays what it answers: `YXNBEST n` (0: `YXBALANCEONE`, 1:
+    /// `YXBALANCETWO`, 2 and up: `YXNBEST n - 1`), with a target, then junk while it runs.
+    Analyse(u8, i32, Vec<Junk>, bool),
+    /// `YXSEARCHDEFEND`: a `MESSAGE DEFEND` line, nothing changed.
+    Defend,
+    /// The table saved to a file and loaded back, then its usage shown.
+    HashRoundTrip,
 }
 
 const REFUSED: &[&str] = &[
@@ -110,6 +127,35 @@ const REFUSED: &[&str] = &[
     "YXHASHCLEAR",
     "",
     "   ",
+    "YXBLOCK 1",
+    "YXBLOCKUNDO x",
+    "YXBLOCKRESET now",
+    "YXBALANCEONE x",
+    "YXBALANCETWO 1 2",
+    "YXBALANCEONE 99999999999",
+    "YXSEARCHDEFEND now",
+    "YXSHOWHASHUSAGE",
+    "YXHASHLOAD /nonexistent/wuzi/none.hash",
+    "YXHASHLOAD",
+    "INFO show_detail 3",
+    "INFO show_detail 1",
+    "INFO show_detail 0",
+    "INFO pondering 1",
+    "INFO pondering 0",
+    "INFO pondering 7",
+    "INFO strength 40",
+    "INFO strength 100",
+    "INFO strength 101",
+    "INFO max_moves 30",
+    "INFO max_moves 0",
+    "INFO max_moves -3",
+    "INFO draw_result 1",
+    "INFO draw_result 9",
+    "yxquerydatabaseall",
+    "YXBLOCKPATH",
+    "yxsetdatabase",
+    "YXSWAP2STEP1",
+    "START 15 15 15",
 ];
 
 fn eol() -> impl Strategy<Value = &'static str> {
@@ -150,6 +196,16 @@ fn item() -> impl Strategy<Value = Item> {
         1 => (1usize..1000).prop_map(Item::Boards),
         2 => (prop::collection::vec(junk(), 0..6), any::<bool>())
             .prop_map(|(j, s)| Item::Think(j, s)),
+        1 => (
+            prop::collection::vec((0u8..SIZE, 0u8..SIZE), 0..6),
+            any::<bool>(),
+            prop::bool::weighted(0.2),
+        )
+            .prop_map(|(p, undo, off)| Item::Blocks(p, undo, off)),
+        1 => (0u8..5, -300i32..300, prop::collection::vec(junk(), 0..3), any::<bool>())
+            .prop_map(|(k, t, j, s)| Item::Analyse(k, t, j, s)),
+        1 => Just(Item::Defend),
+        1 => Just(Item::HashRoundTrip),
     ]
 }
 
@@ -159,6 +215,8 @@ fn item() -> impl Strategy<Value = Item> {
 struct Model {
     rule: Rule,
     stones: Vec<(Point, Color)>,
+    /// Points surely blocked (junk may have blocked more).
+    blocked: Vec<Point>,
 }
 
 impl Model {
@@ -226,12 +284,56 @@ fn sync(e: &mut Engine) -> Vec<String> {
 
 /// The replies that answer commands (not search output, not the marker's messages).
 fn answers(lines: &[String]) -> impl Iterator<Item = &String> {
-    lines.iter().filter(|l| !l.starts_with("MESSAGE "))
+    lines
+        .iter()
+        .filter(|l| !l.starts_with("MESSAGE ") && !l.starts_with("INFO "))
+}
+
+/// The moves an engine answered, checked against the model: on the board, free, not blocked.
+fn answered_moves(e: &Engine, model: &Model, lines: &[String]) -> Vec<Vec<Point>> {
+    let mut out = Vec::new();
+    for l in answers(lines) {
+        let moves = match Reply::parse(l) {
+            Ok(Reply::Move(c)) => vec![c],
+            Ok(Reply::Moves(cs)) => cs,
+            _ => continue,
+        };
+        let points: Vec<Point> = moves
+            .iter()
+            .map(|c| Point::new(c.x.min(255) as u8, c.y.min(255) as u8))
+            .collect();
+        for (c, p) in moves.iter().zip(&points) {
+            if c.x >= u32::from(SIZE) || c.y >= u32::from(SIZE) || !model.is_free(*p) {
+                e.fail(&format!("the engine answered {c}: off the board or taken"));
+            }
+        }
+        if model.blocked.contains(&points[0]) {
+            e.fail(&format!(
+                "the engine answered the blocked point {}",
+                points[0]
+            ));
+        }
+        out.push(points);
+    }
+    out
+}
+
+/// Whether a junk line keeps the engine busy for a moment, as a search does (the table
+/// commands run on the search thread and the session waits for them): lines that arrive
+/// meanwhile wait in the engine's queue, which refuses more than 4,096 (`protocol.md`), so
+/// the driver waits for the engine before sending a flood of churn after one.
+fn busies_the_engine(j: &Junk) -> bool {
+    matches!(j, Junk::Line(l, _) if l.starts_with("YXHASH") || l.starts_with("YXSHOWHASHUSAGE"))
 }
 
 fn run_item(e: &mut Engine, model: &mut Model, item: &Item) {
     match item {
-        Item::Junk(j) => send_junk(e, j),
+        Item::Junk(j) => {
+            send_junk(e, j);
+            if busies_the_engine(j) {
+                let _ = sync(e);
+            }
+        }
         Item::CutBlock(opener, lines, ending) => {
             let mut s = format!("{opener}\r\n");
             for (x, y, f) in lines {
@@ -292,23 +394,115 @@ fn run_item(e: &mut Engine, model: &mut Model, item: &Item) {
                 e.send("YXSTOP");
             }
             let lines = sync(e);
-            let moves: Vec<Coord> = answers(&lines)
-                .filter_map(|l| match Reply::parse(l) {
-                    Ok(Reply::Move(c)) => Some(c),
-                    _ => None,
-                })
-                .collect();
+            model.stones.push((p, color));
+            let moves = answered_moves(e, model, &lines);
             match moves.as_slice() {
-                [m] => {
-                    let m = Point::new(m.x as u8, m.y as u8);
-                    if !model.is_free(m) || m == p || m.x >= SIZE || m.y >= SIZE {
-                        e.fail(&format!("the engine answered {m} on a taken point"));
-                    }
-                    model.stones.push((p, color));
-                    model.stones.push((m, color.opponent()));
-                }
+                [m] if m.len() == 1 => model.stones.push((m[0], color.opponent())),
                 [] => e.fail("TURN on a free point got no move"),
                 _ => e.fail(&format!("one TURN got several moves: {moves:?}")),
+            }
+        }
+        Item::Blocks(points, undo, off) => {
+            if points.is_empty() {
+                e.send("YXBLOCKRESET");
+                model.blocked.clear();
+                return;
+            }
+            let word = if *undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
+            let mut s = format!("{word}\r\n");
+            for (x, y) in points {
+                s.push_str(&format!("{x},{y}\r\n"));
+            }
+            if *off {
+                s.push_str(&format!("{SIZE},3\r\n"));
+            }
+            s.push_str("DONE\r\n");
+            e.log
+                .push(format!("> [{word} {points:?}, off the board: {off}]"));
+            e.send_raw(s.as_bytes());
+            let lines = sync(e);
+            let refused = answers(&lines).any(|l| l.starts_with(&format!("ERROR {word}: ")));
+            if refused != *off {
+                e.fail(&format!(
+                    "{word} with a point off the board: {off}, refused: {refused}"
+                ));
+            }
+            if !*off {
+                for &(x, y) in points {
+                    let p = Point::new(x, y);
+                    if *undo {
+                        model.blocked.retain(|&q| q != p);
+                    } else if !model.blocked.contains(&p) {
+                        model.blocked.push(p);
+                    }
+                }
+            }
+        }
+        Item::Analyse(kind, target, junk, stop) => {
+            // A finished game is left alone, as is a nearly full board.
+            let mut board = model.board();
+            if board.winner().is_some() || board.empty_points().len() < 3 {
+                return;
+            }
+            let command = match kind {
+                0 => format!("YXBALANCEONE {target}"),
+                1 => format!("YXBALANCETWO {target}"),
+                n => format!("YXNBEST {}", n - 1),
+            };
+            e.send(&command);
+            for j in junk {
+                send_junk(e, j);
+            }
+            if *stop {
+                e.send("YXSTOP");
+            }
+            let lines = sync(e);
+            let wanted = if *kind == 1 { 2 } else { 1 };
+            let moves = answered_moves(e, model, &lines);
+            let errors: Vec<&String> = answers(&lines)
+                .filter(|l| l.starts_with("ERROR no legal move"))
+                .collect();
+            match moves.as_slice() {
+                [m] if m.len() == wanted => {
+                    let mut color = model.to_move();
+                    for &p in m {
+                        if !model.is_free(p) {
+                            e.fail(&format!("{command} answered {p} twice"));
+                        }
+                        model.stones.push((p, color));
+                        color = color.opponent();
+                    }
+                }
+                [] if !errors.is_empty() => {}
+                _ => e.fail(&format!("{command} answered {moves:?}")),
+            }
+        }
+        Item::Defend => {
+            e.send("YXSEARCHDEFEND");
+            let lines = sync(e);
+            let said = lines
+                .iter()
+                .any(|l| l.starts_with("MESSAGE DEFEND ") || l.starts_with("ERROR "));
+            if !said {
+                e.fail("YXSEARCHDEFEND: no DEFEND line");
+            }
+        }
+        Item::HashRoundTrip => {
+            let path = std::env::temp_dir().join(format!("wuzi-fuzz-{}.hash", std::process::id()));
+            e.send(&format!("YXHASHDUMP {}", path.display()));
+            e.send(&format!("YXHASHLOAD {}", path.display()));
+            e.send("YXSHOWHASHUSAGE");
+            let lines = sync(e);
+            let _ = std::fs::remove_file(&path);
+            let ok = ["hash table saved", "hash table loaded", "hash usage"]
+                .iter()
+                .all(|want| {
+                    lines
+                        .iter()
+                        .any(|l| l.starts_with(&format!("MESSAGE {want}")))
+                });
+            if !ok {
+                e.fail(&format!("the table did not make the round trip: {lines:?}"));
             }
         }
     }
@@ -381,6 +575,7 @@ fn fuzz_case(rule: Rule, initial: &[(u8, u8)], items: &[Item]) {
     let mut model = Model {
         rule,
         stones: Vec::new(),
+        blocked: Vec::new(),
     };
     for (i, &(x, y)) in initial.iter().enumerate() {
         let p = Point::new(x, y);

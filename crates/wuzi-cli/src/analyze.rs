@@ -75,8 +75,8 @@ pub fn run(args: &AnalyzeArgs) -> u8 {
         soft_time: Some(args.time),
         hard_time: Some(args.time),
         max_depth: args.depth,
-        max_nodes: None,
         multipv: args.lines,
+        ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash.saturating_mul(1 << 20));
     if let Err(e) = searcher.set_threads(wuzi_search::resolve_threads(args.threads)) {

@@ -1,5 +1,6 @@
-//! Collecting a position block: the lines between `BOARD`, `YXBOARD` or `SWAP2BOARD` and
-//! `DONE`.
+//! Collecting a block of lines up to `DONE`: a position (`BOARD`, `YXBOARD`, `SWAP2BOARD`),
+//! points to block or unblock (`YXBLOCK`, `YXBLOCKUNDO`), or the lines of a command accepted
+//! without effect (Yixin-Board's block paths and database edits).
 //!
 //! Invariants: a block swallows every line up to `DONE`, so a bad stone line never turns into
 //! an `UNKNOWN` reply, and one block gets exactly one reply (at `DONE`, or when it is cut
@@ -17,6 +18,12 @@ pub enum BlockKind {
     Board,
     YxBoard,
     Swap2Board,
+    /// `YXBLOCK`: points the search must not play.
+    YxBlock,
+    /// `YXBLOCKUNDO`: points to unblock.
+    YxBlockUndo,
+    /// A command accepted without effect; its lines are read and dropped.
+    Ignored(&'static str),
 }
 
 impl BlockKind {
@@ -25,6 +32,9 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2Board => "SWAP2BOARD",
+            BlockKind::YxBlock => "YXBLOCK",
+            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
+            BlockKind::Ignored(word) => word,
         }
     }
 }
@@ -109,8 +119,13 @@ impl Block {
 
     /// The `ERROR` text for a block cut short by `line`.
     pub fn interrupted_error(&self, line: &str) -> String {
+        let unchanged = match self.kind {
+            BlockKind::YxBlock | BlockKind::YxBlockUndo => "blocks unchanged",
+            BlockKind::Ignored(_) => "ignored",
+            _ => "position unchanged",
+        };
         format!(
-            "{} ended by \"{}\" before DONE; position unchanged",
+            "{} ended by \"{}\" before DONE; {unchanged}",
             self.kind.word(),
             quote(line.trim())
         )

@@ -6,17 +6,25 @@
 //! calling thread) owns the position and the settings and handles every event in order. They
 //! talk only through channels, and all output goes through [`output::Output`] one whole,
 //! flushed line at a time. [`timer`] sizes each move's time, [`settings`] keeps the `INFO`
-//! values, [`game`] holds the all-or-nothing position operations, [`block`] reads position
-//! blocks and [`swap2`] makes the swap2 choices. [`run`], with the command line's [`Flags`],
-//! is the one entry point.
+//! values, [`config`] reads their defaults from the settings file beside the binary,
+//! [`game`] holds the all-or-nothing position operations, [`block`] reads blocks of lines up
+//! to `DONE`, [`report`] writes a search's progress (the `show_detail` levels), and the
+//! analysis commands are built on the searcher's public API: [`swap2`] makes the swap2
+//! choices, [`balance`] the balance search, [`defend`] `YXSEARCHDEFEND`, [`strength`] the
+//! playing levels. [`run`], with the command line's [`Flags`], is the one entry point.
 
+pub mod balance;
 pub mod block;
+pub mod config;
+pub mod defend;
 pub mod flags;
 pub mod game;
 pub mod input;
 pub mod output;
+pub mod report;
 pub mod session;
 pub mod settings;
+pub mod strength;
 pub mod swap2;
 pub mod timer;
 pub mod worker;
@@ -25,6 +33,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Instant;
 
+use wuzi_eval::eval::EvalChoice;
 use wuzi_search::{Options, Searcher};
 
 pub use flags::Flags;
@@ -32,16 +41,31 @@ use session::{Event, Session};
 use settings::Settings;
 
 /// Runs an engine session on stdin and stdout until `END` or the end of input: the one
-/// entry point of `pbrain-wuzi`, with its command-line [`Flags`].
+/// entry point of `pbrain-wuzi`. Its defaults come from the settings file beside the binary
+/// ([`config`]), then from the command line's [`Flags`] where given.
 pub fn run(flags: &Flags) -> ExitCode {
     let launched = Instant::now();
     let out = output::Output::stdout();
-    let settings = Settings::with_threads(flags.threads);
+    let file = match config::path_beside_binary() {
+        Some(path) => match config::read(&path) {
+            Ok(file) => file.unwrap_or_default(),
+            Err(why) => {
+                out.send(&wuzi_protocol::Reply::Message(format!(
+                    "settings file {}: {why}; the built-in defaults are used",
+                    path.display()
+                )));
+                config::FileSettings::default()
+            }
+        },
+        None => config::FileSettings::default(),
+    };
+    let settings = Settings::launched(&file, flags.threads);
+    let eval = flags.eval.or(file.eval).unwrap_or(EvalChoice::Auto);
     let (events_tx, events) = mpsc::channel::<Event>();
     let (jobs, job_rx) = mpsc::channel();
     let mut searcher = Searcher::new(settings.table_bytes());
     searcher.set_options(Options {
-        eval: flags.eval,
+        eval,
         ..Options::default()
     });
     if let Err(e) = searcher.set_threads(settings.threads()) {

@@ -1,13 +1,16 @@
-//! The engine's settings, as `INFO` lines left them.
+//! The engine's settings, as the settings file and then `INFO` lines left them.
 //!
 //! Owns the values and what follows from them: the rule (an unsupported code is kept and
 //! reported by [`Settings::rule`] until a supported one arrives), the clock for the time
-//! budget, the number of search threads and the transposition table size. Invariant of
+//! budget, the number of search threads, the transposition table size, what the search
+//! reports (`show_detail`), pondering, the playing strength and the stone limit of a game
+//! ([`Settings::draw_rule`]: `max_moves`, else the 200 stones of Gomocup's renju). Invariant of
 //! [`Settings::table_bytes`]: with a `max_memory`, the table plus [`RESERVED_BYTES`]
 //! (everything else the process holds) plus [`PER_THREAD_BYTES`] for every search thread
 //! past the first stays below it with a tenth to spare.
 
-use wuzi_core::Rule;
+use wuzi_core::{Color, Rule};
+use wuzi_search::DrawRule;
 
 use crate::timer::Clock;
 use wuzi_protocol::{Setting, UNLIMITED_TIME_LEFT};
@@ -29,6 +32,10 @@ pub const DEFAULT_TABLE_BYTES: u64 = 64 << 20;
 pub const MAX_DEFAULT_TABLE_BYTES: u64 = 256 << 20;
 /// Largest table at all.
 pub const MAX_TABLE_BYTES: u64 = 16 << 30;
+/// Full strength (`INFO strength`).
+pub const FULL_STRENGTH: u64 = 100;
+/// Gomocup's renju tournaments declare a game drawn after this many moves (stones).
+pub const RENJU_DRAW_STONES: usize = 200;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -46,7 +53,20 @@ pub struct Settings {
     pub hash_kb: u64,
     pub max_depth: Option<u64>,
     pub max_node: Option<u64>,
+    /// `MESSAGE depth ...` progress lines (`show_detail` not 0).
     pub show_detail: bool,
+    /// The realtime display (`show_detail` 1 or 3).
+    pub realtime: bool,
+    /// The detail block after each iteration (`show_detail` 2 or 3).
+    pub detail: bool,
+    /// Think on the opponent's time.
+    pub pondering: bool,
+    /// 0 (weakest) to [`FULL_STRENGTH`].
+    pub strength: u64,
+    /// `INFO max_moves` as sent (`Some(0)`: no limit); `None` until sent.
+    pub max_moves: Option<u64>,
+    /// 0 draw, 1 Black wins, 2 White wins.
+    pub draw_result: u64,
 }
 
 impl Default for Settings {
@@ -64,6 +84,12 @@ impl Default for Settings {
             max_depth: None,
             max_node: None,
             show_detail: true,
+            realtime: false,
+            detail: false,
+            pondering: false,
+            strength: FULL_STRENGTH,
+            max_moves: None,
+            draw_result: 0,
         }
     }
 }
@@ -76,6 +102,8 @@ pub enum Changed {
     Table,
     /// The thread count, and with it the table size.
     Threads,
+    /// The stone limit or its result: what the table holds was searched under other rules.
+    Draw,
 }
 
 impl Settings {
@@ -104,7 +132,27 @@ impl Settings {
             }
             Setting::MaxDepth(v) => self.max_depth = v,
             Setting::MaxNode(v) => self.max_node = v,
-            Setting::ShowDetail(v) => self.show_detail = v != 0,
+            Setting::ShowDetail(v) => {
+                self.show_detail = v != 0;
+                self.realtime = v & 1 != 0;
+                self.detail = v & 2 != 0;
+            }
+            Setting::Pondering(v) => self.pondering = v,
+            Setting::Strength(v) => self.strength = v.min(FULL_STRENGTH),
+            Setting::MaxMoves(v) => {
+                let before = self.max_moves;
+                self.max_moves = Some(v);
+                if before != self.max_moves {
+                    return Changed::Draw;
+                }
+            }
+            Setting::DrawResult(v) => {
+                let before = self.draw_result;
+                self.draw_result = v;
+                if before != v {
+                    return Changed::Draw;
+                }
+            }
             Setting::Other { .. } => {}
         }
         Changed::Nothing
@@ -122,6 +170,28 @@ impl Settings {
                     self.rule_code
                 )
             })
+    }
+
+    /// The stone limit of a game under `rule`: `max_moves` if sent (0: none), else 200 stones
+    /// under renju (Gomocup's rule), else none; its result from `draw_result`.
+    pub fn draw_rule(&self, rule: Rule) -> Option<DrawRule> {
+        let stones = match self.max_moves {
+            Some(0) => return None,
+            Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+            None if rule == Rule::Renju => RENJU_DRAW_STONES,
+            None => return None,
+        };
+        let winner = match self.draw_result {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        };
+        Some(DrawRule { stones, winner })
+    }
+
+    /// Whether the search plays below full strength.
+    pub fn weakened(&self) -> bool {
+        self.strength < FULL_STRENGTH
     }
 
     /// The clock for the time budget.
@@ -146,12 +216,26 @@ impl Settings {
         }
     }
 
-    /// Settings whose thread count, until `INFO thread_num` says otherwise, is `threads`.
-    pub fn with_threads(threads: u64) -> Settings {
-        Settings {
-            thread_num: threads,
-            ..Settings::default()
+    /// The settings an engine starts with: the built-in defaults, then what the settings
+    /// file sets, then the command line's thread count (if given).
+    pub fn launched(file: &crate::config::FileSettings, threads: Option<u64>) -> Settings {
+        let mut s = Settings::default();
+        if let Some(t) = threads.or(file.threads) {
+            s.thread_num = t;
         }
+        if let Some(kb) = file.hash_kb {
+            s.hash_kb = kb;
+        }
+        if let Some(p) = file.pondering {
+            s.pondering = p;
+        }
+        if let Some(level) = file.show_detail {
+            s.apply(Setting::ShowDetail(level));
+        }
+        if let Some(v) = file.strength {
+            s.strength = v.min(FULL_STRENGTH);
+        }
+        s
     }
 
     /// The search threads to use: `thread_num` read by the one thread-count rule
@@ -242,6 +326,41 @@ mod tests {
     }
 
     #[test]
+    fn show_detail_levels_and_the_stone_limit() {
+        let mut s = Settings::default();
+        assert!(s.show_detail && !s.realtime && !s.detail);
+        s.apply(Setting::ShowDetail(1));
+        assert!(s.show_detail && s.realtime && !s.detail);
+        s.apply(Setting::ShowDetail(2));
+        assert!(s.show_detail && !s.realtime && s.detail);
+        s.apply(Setting::ShowDetail(3));
+        assert!(s.realtime && s.detail);
+        s.apply(Setting::ShowDetail(0));
+        assert!(!s.show_detail && !s.realtime && !s.detail);
+        // Renju games end at 200 stones unless max_moves says otherwise.
+        assert_eq!(s.draw_rule(Rule::Freestyle), None);
+        assert_eq!(
+            s.draw_rule(Rule::Renju),
+            Some(DrawRule {
+                stones: RENJU_DRAW_STONES,
+                winner: None
+            })
+        );
+        assert_eq!(s.apply(Setting::MaxMoves(50)), Changed::Draw);
+        assert_eq!(s.apply(Setting::DrawResult(2)), Changed::Draw);
+        assert_eq!(s.apply(Setting::DrawResult(2)), Changed::Nothing);
+        assert_eq!(
+            s.draw_rule(Rule::Freestyle),
+            Some(DrawRule {
+                stones: 50,
+                winner: Some(Color::White)
+            })
+        );
+        s.apply(Setting::MaxMoves(0));
+        assert_eq!(s.draw_rule(Rule::Renju), None);
+    }
+
+    #[test]
     fn threads_resolve_and_shrink_the_table() {
         let mut s = Settings::default();
         assert_eq!(s.threads(), 1);
@@ -251,7 +370,8 @@ mod tests {
         assert_eq!(s.threads(), MAX_THREADS);
         s.apply(Setting::ThreadNum(0));
         assert!((1..=MAX_THREADS).contains(&s.threads()));
-        assert_eq!(Settings::with_threads(3).threads(), 3);
+        let file = crate::config::FileSettings::default();
+        assert_eq!(Settings::launched(&file, Some(3)).threads(), 3);
         // Every helper thread's budget comes out of the table.
         s.apply(Setting::MaxMemory(100 << 20));
         s.apply(Setting::ThreadNum(1));

@@ -534,6 +534,7 @@ impl<'a> Game<'a> {
                 Ok(
                     reply @ (Reply::Message(_)
                     | Reply::Debug(_)
+                    | Reply::Info(_)
                     | Reply::Error(_)
                     | Reply::Unknown(_)),
                 ) => {
@@ -547,7 +548,7 @@ impl<'a> Game<'a> {
                             &reply.to_string(),
                         );
                     }
-                    if matches!(reply, Reply::Message(_) | Reply::Debug(_)) {
+                    if matches!(reply, Reply::Message(_) | Reply::Debug(_) | Reply::Info(_)) {
                         continue;
                     }
                     return Waited::Reply(reply, at);

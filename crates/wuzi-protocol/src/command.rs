@@ -52,9 +52,87 @@ pub enum Command {
     YxNbest(u32),
     /// `YXHASHCLEAR`: clear the transposition table.
     YxHashClear,
-    /// `YXSHOWINFO`: report the engine's limits.
+    /// `YXSHOWINFO`: report the engine's limits and what it supports.
     YxShowInfo,
+    /// `YXBLOCK`: points the search must not play follow, one `X,Y` a line, then `DONE`.
+    YxBlock,
+    /// `YXBLOCKUNDO`: points to unblock follow, one `X,Y` a line, then `DONE`.
+    YxBlockUndo,
+    /// `YXBLOCKRESET`: unblock every point.
+    YxBlockReset,
+    /// `YXBALANCEONE B`: the move after which the position is worth about `B` for the side
+    /// that played it (`B` 0 when left out).
+    YxBalanceOne(i32),
+    /// `YXBALANCETWO B`: the pair of moves, one of each side, after which the position is
+    /// worth about `B` for the side that played the second (`B` 0 when left out).
+    YxBalanceTwo(i32),
+    /// `YXSEARCHDEFEND`: the defences that hold against the opponent's threat sequence.
+    YxSearchDefend,
+    /// `YXHASHDUMP FILE`: the transposition table to a file. `None`: the file name follows
+    /// on the next line (as Yixin-Board sends it).
+    YxHashDump(Option<String>),
+    /// `YXHASHLOAD FILE`: the transposition table from a file; `None` as for `YxHashDump`.
+    YxHashLoad(Option<String>),
+    /// `YXSHOWHASHUSAGE`: report how full the transposition table is.
+    YxShowHashUsage,
+    /// A Yixin-Board command the engine accepts without acting on it (databases, block
+    /// paths, its own opening-rule steps); `follows` says which lines belong to it.
+    Unsupported {
+        word: &'static str,
+        follows: Follows,
+    },
 }
+
+/// The lines that belong to a command after its own line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Follows {
+    /// Nothing.
+    Nothing,
+    /// One line (a file name).
+    OneLine,
+    /// Lines up to `DONE`.
+    UntilDone,
+}
+
+/// The Yixin-Board commands wuzi accepts without acting on them, and the lines each brings.
+/// (Yixin-Board sends them for its opening database, its block paths and its own swap2 and
+/// soosorv game flows; `protocol.md` lists them.)
+pub const UNSUPPORTED: &[(&str, Follows)] = &[
+    ("YXBLOCKPATH", Follows::UntilDone),
+    ("YXBLOCKPATHUNDO", Follows::UntilDone),
+    ("YXBLOCKPATHRESET", Follows::Nothing),
+    ("YXSETDATABASE", Follows::OneLine),
+    ("YXSAVEDATABASE", Follows::Nothing),
+    ("YXQUERYDATABASEALL", Follows::Nothing),
+    ("YXQUERYDATABASEALLT", Follows::Nothing),
+    ("YXQUERYDATABASEONE", Follows::Nothing),
+    ("YXQUERYDATABASETEXT", Follows::Nothing),
+    ("YXDELETEDATABASEONE", Follows::Nothing),
+    ("YXDELETEDATABASEALL", Follows::Nothing),
+    ("YXEDITLABELDATABASE", Follows::Nothing),
+    ("YXEDITTVDDATABASE", Follows::Nothing),
+    ("YXEDITTEXTDATABASE", Follows::Nothing),
+    ("YXSETBESTMOVEDATABASE", Follows::UntilDone),
+    ("YXCLEARBESTMOVEDATABASE", Follows::UntilDone),
+    ("YXDBTOTXT", Follows::OneLine),
+    ("YXTXTTODB", Follows::OneLine),
+    ("YXDBCHECK", Follows::Nothing),
+    ("YXDBFIX", Follows::Nothing),
+    ("YXDBTOPOS", Follows::Nothing),
+    ("YXPRINTFEATURE", Follows::Nothing),
+    ("YXFORBID", Follows::Nothing),
+    ("YXDRAW", Follows::Nothing),
+    ("YXRESIGN", Follows::Nothing),
+    ("YXSWAP2STEP1", Follows::Nothing),
+    ("YXSWAP2STEP2", Follows::Nothing),
+    ("YXSWAP2STEP3", Follows::Nothing),
+    ("YXSOOSORVSTEP1", Follows::Nothing),
+    ("YXSOOSORVSTEP2", Follows::Nothing),
+    ("YXSOOSORVSTEP3", Follows::Nothing),
+    ("YXSOOSORVSTEP4", Follows::Nothing),
+    ("YXSOOSORVSTEP5", Follows::UntilDone),
+    ("YXSOOSORVSTEP6", Follows::Nothing),
+];
 
 impl Command {
     /// Reads one manager line. A word that is no command gives [`ParseError::Unknown`] with that
@@ -70,10 +148,7 @@ impl Command {
         };
         let upper = word.to_ascii_uppercase();
         let command = match upper.as_str() {
-            "START" => {
-                let size = one_arg(args, "START", "a board size N")?;
-                Command::Start(parse_index(size, "START")?)
-            }
+            "START" => start(args)?,
             "RECTSTART" => {
                 let size = one_arg(args, "RECTSTART", "a board size W,H")?;
                 let c = Coord::parse(size, "RECTSTART")?;
@@ -102,7 +177,19 @@ impl Command {
             }
             "YXHASHCLEAR" => no_arg(args, "YXHASHCLEAR", Command::YxHashClear)?,
             "YXSHOWINFO" => no_arg(args, "YXSHOWINFO", Command::YxShowInfo)?,
-            _ => return Err(ParseError::Unknown(quote(word))),
+            "YXBLOCK" => no_arg(args, "YXBLOCK", Command::YxBlock)?,
+            "YXBLOCKUNDO" => no_arg(args, "YXBLOCKUNDO", Command::YxBlockUndo)?,
+            "YXBLOCKRESET" => no_arg(args, "YXBLOCKRESET", Command::YxBlockReset)?,
+            "YXBALANCEONE" => Command::YxBalanceOne(bias(args, "YXBALANCEONE")?),
+            "YXBALANCETWO" => Command::YxBalanceTwo(bias(args, "YXBALANCETWO")?),
+            "YXSEARCHDEFEND" => no_arg(args, "YXSEARCHDEFEND", Command::YxSearchDefend)?,
+            "YXHASHDUMP" => Command::YxHashDump(path_arg(args)),
+            "YXHASHLOAD" => Command::YxHashLoad(path_arg(args)),
+            "YXSHOWHASHUSAGE" => no_arg(args, "YXSHOWHASHUSAGE", Command::YxShowHashUsage)?,
+            other => match UNSUPPORTED.iter().find(|(w, _)| *w == other) {
+                Some(&(word, follows)) => Command::Unsupported { word, follows },
+                None => return Err(ParseError::Unknown(quote(word))),
+            },
         };
         Ok(command)
     }
@@ -129,6 +216,16 @@ impl Command {
             Command::YxNbest(_) => "YXNBEST",
             Command::YxHashClear => "YXHASHCLEAR",
             Command::YxShowInfo => "YXSHOWINFO",
+            Command::YxBlock => "YXBLOCK",
+            Command::YxBlockUndo => "YXBLOCKUNDO",
+            Command::YxBlockReset => "YXBLOCKRESET",
+            Command::YxBalanceOne(_) => "YXBALANCEONE",
+            Command::YxBalanceTwo(_) => "YXBALANCETWO",
+            Command::YxSearchDefend => "YXSEARCHDEFEND",
+            Command::YxHashDump(_) => "YXHASHDUMP",
+            Command::YxHashLoad(_) => "YXHASHLOAD",
+            Command::YxShowHashUsage => "YXSHOWHASHUSAGE",
+            Command::Unsupported { word, .. } => word,
         }
     }
 }
@@ -142,9 +239,64 @@ impl fmt::Display for Command {
             Command::Turn(c) | Command::Takeback(c) | Command::Play(c) => write!(f, "{word} {c}"),
             Command::Info(s) => write!(f, "{word} {s}"),
             Command::YxNbest(n) => write!(f, "{word} {n}"),
+            Command::YxBalanceOne(b) | Command::YxBalanceTwo(b) => write!(f, "{word} {b}"),
+            Command::YxHashDump(Some(path)) | Command::YxHashLoad(Some(path)) => {
+                write!(f, "{word} {path}")
+            }
             _ => f.write_str(word),
         }
     }
+}
+
+/// `START N`, or `START W H` (Yixin-Board sends the width and the height, also for a square
+/// board): the latter is a rectangular start.
+fn start(args: &str) -> Result<Command, ParseError> {
+    let mut words = args.split_whitespace();
+    match (words.next(), words.next(), words.next()) {
+        (None, _, _) => Err(ParseError::Missing {
+            command: "START",
+            expected: "a board size N",
+        }),
+        (Some(n), None, _) => Ok(Command::Start(parse_index(n, "START")?)),
+        (Some(w), Some(h), None) => Ok(Command::RectStart {
+            width: parse_index(w, "START")?,
+            height: parse_index(h, "START")?,
+        }),
+        (Some(_), Some(_), Some(_)) => {
+            let extra = args.splitn(3, char::is_whitespace).nth(2).unwrap_or("");
+            Err(ParseError::Extra {
+                command: "START",
+                expected: "a board size N (or W H)",
+                extra: quote(extra.trim()),
+            })
+        }
+    }
+}
+
+/// The balance target of `YXBALANCEONE`/`YXBALANCETWO`: a whole number, 0 when left out.
+fn bias(args: &str, command: &'static str) -> Result<i32, ParseError> {
+    if args.is_empty() {
+        return Ok(0);
+    }
+    let text = one_arg(args, command, "a balance target B (a whole number)")?;
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ParseError::Number {
+            what: command,
+            text: quote(text),
+            expected: "a whole number",
+        });
+    }
+    text.parse().map_err(|_| ParseError::Number {
+        what: command,
+        text: quote(text),
+        expected: "a number in range",
+    })
+}
+
+/// A file name: the rest of the line (spaces included), `None` when empty.
+fn path_arg(args: &str) -> Option<String> {
+    (!args.is_empty()).then(|| args.to_string())
 }
 
 fn no_arg(args: &str, command: &'static str, value: Command) -> Result<Command, ParseError> {
@@ -224,11 +376,59 @@ mod tests {
             ("YXNBEST 3", Command::YxNbest(3)),
             ("YXHASHCLEAR", Command::YxHashClear),
             ("YXSHOWINFO", Command::YxShowInfo),
+            ("yxblock", Command::YxBlock),
+            ("YXBLOCKUNDO", Command::YxBlockUndo),
+            ("YXBLOCKRESET", Command::YxBlockReset),
+            ("yxbalanceone -120", Command::YxBalanceOne(-120)),
+            ("YXBALANCETWO 0", Command::YxBalanceTwo(0)),
+            ("YXSEARCHDEFEND", Command::YxSearchDefend),
+            (
+                "YXHASHDUMP my analysis.hash",
+                Command::YxHashDump(Some("my analysis.hash".into())),
+            ),
+            (
+                "yxhashload a.hash",
+                Command::YxHashLoad(Some("a.hash".into())),
+            ),
+            ("YXSHOWHASHUSAGE", Command::YxShowHashUsage),
         ];
         for (line, want) in cases {
             assert_eq!(Command::parse(line), Ok(want.clone()), "{line:?}");
             assert_eq!(Command::parse(&want.to_string()), Ok(want), "{line:?}");
         }
+    }
+
+    #[test]
+    fn yixin_board_forms() {
+        // Yixin-Board starts every analysis with `start W H`.
+        assert_eq!(
+            Command::parse("start 15 15"),
+            Ok(Command::RectStart {
+                width: 15,
+                height: 15
+            })
+        );
+        assert_eq!(Command::parse("YXBALANCEONE"), Ok(Command::YxBalanceOne(0)));
+        // The file name on the next line.
+        assert_eq!(Command::parse("yxhashdump"), Ok(Command::YxHashDump(None)));
+        assert_eq!(
+            Command::parse("yxblockpath"),
+            Ok(Command::Unsupported {
+                word: "YXBLOCKPATH",
+                follows: Follows::UntilDone
+            })
+        );
+        assert_eq!(
+            Command::parse("yxsetdatabase"),
+            Ok(Command::Unsupported {
+                word: "YXSETDATABASE",
+                follows: Follows::OneLine
+            })
+        );
+        assert_eq!(
+            Command::parse("YXQUERYDATABASEALL").map(|c| c.word()),
+            Ok("YXQUERYDATABASEALL")
+        );
     }
 
     #[test]
@@ -249,8 +449,13 @@ mod tests {
         for bad in [
             "START",
             "START x",
-            "START 15 15",
+            "START 15 15 15",
             "START -15",
+            "START 15 x",
+            "YXBALANCEONE x",
+            "YXBALANCETWO 1 2",
+            "YXBLOCK 1",
+            "YXSEARCHDEFEND now",
             "RECTSTART 20",
             "RECTSTART 20,x",
             "BEGIN now",

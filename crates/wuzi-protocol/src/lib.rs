@@ -2,7 +2,8 @@
 //!
 //! The wire format is plain data: [`Command`] (manager to engine, with [`Setting`] for `INFO`
 //! and [`StoneLine`] for the lines of a position block), [`Reply`] (engine to manager),
-//! [`Coord`] and [`SearchInfo`] (the `MESSAGE depth ...` progress line). Each parses from a
+//! [`Coord`], [`SearchInfo`] (the `MESSAGE depth ...` progress line), and what analysis GUIs
+//! read besides: [`Realtime`] events and the [`PvDetail`] block. Each parses from a
 //! line and formats back to the exact wire text, so both an engine and a match runner can use
 //! them.
 //!
@@ -11,14 +12,16 @@
 
 mod command;
 mod coord;
+mod detail;
 mod error;
 mod info;
 mod reply;
 mod setting;
 mod stone;
 
-pub use command::Command;
+pub use command::{Command, Follows, UNSUPPORTED};
 pub use coord::Coord;
+pub use detail::{Eval, PvDetail, Realtime};
 pub use error::{quote, ParseError, QUOTE_MAX};
 pub use info::{nodes_text, parse_nodes, SearchInfo};
 pub use reply::Reply;

@@ -33,6 +33,9 @@ pub enum Reply {
     Unknown(String),
     /// `DEBUG text`.
     Debug(String),
+    /// `INFO text`: a line of the detail block an analysis GUI reads (`INFO show_detail` 2
+    /// or 3; `crate::PvDetail`).
+    Info(String),
     /// The answer to `ABOUT`: `key="value"` pairs separated by `, `.
     About(Vec<(String, String)>),
 }
@@ -59,6 +62,7 @@ impl Reply {
             "ERROR" => return Ok(Reply::Error(rest.to_string())),
             "UNKNOWN" => return Ok(Reply::Unknown(rest.to_string())),
             "DEBUG" => return Ok(Reply::Debug(rest.to_string())),
+            "INFO" => return Ok(Reply::Info(rest.to_string())),
             "SUGGEST" => return Ok(Reply::Suggest(Coord::parse(rest, "SUGGEST")?)),
             "FORBID" => return parse_forbid(rest).ok_or_else(|| err("bad FORBID list")),
             _ => {}
@@ -142,6 +146,7 @@ impl fmt::Display for Reply {
             Reply::Error(t) => write!(f, "ERROR {}", one_line(t)),
             Reply::Unknown(t) => write!(f, "UNKNOWN {}", one_line(t)),
             Reply::Debug(t) => write!(f, "DEBUG {}", one_line(t)),
+            Reply::Info(t) => write!(f, "INFO {}", one_line(t)),
             Reply::About(fields) => {
                 let parts: Vec<String> = fields
                     .iter()
@@ -192,6 +197,7 @@ mod tests {
             Reply::Error("TURN: occupied".into()),
             Reply::Unknown("FOO".into()),
             Reply::Debug("x".into()),
+            Reply::Info("PV DONE".into()),
             Reply::about(&[("name", "wuzi"), ("author", "a, b")]),
         ];
         for r in replies {

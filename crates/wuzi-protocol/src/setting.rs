@@ -37,8 +37,17 @@ pub enum Setting {
     MaxDepth(Option<u64>),
     /// Node limit (Yixin-Board); `None` when 0 or negative (no limit).
     MaxNode(Option<u64>),
-    /// Search detail level (Yixin-Board); 0 asks for no search information.
+    /// Search detail level (Yixin-Board); 0 asks for no search information; bit 1 (1 or 3)
+    /// asks for the realtime display, bit 2 (2 or 3) for the detail block.
     ShowDetail(u64),
+    /// Think on the opponent's time (Yixin-Board): 0 off, 1 on.
+    Pondering(bool),
+    /// Playing strength (Yixin-Board) from 0 (weakest) to 100 (full strength).
+    Strength(u64),
+    /// The game is drawn when the board holds this many stones; 0: no such limit.
+    MaxMoves(u64),
+    /// The result of a game drawn by `MaxMoves`: 0 a draw, 1 Black wins, 2 White wins.
+    DrawResult(u64),
     /// A key this crate does not know, with the rest of the line.
     Other { key: String, value: String },
 }
@@ -71,6 +80,22 @@ impl Setting {
             "max_depth" => Setting::MaxDepth(limit(value, "INFO max_depth")?),
             "max_node" => Setting::MaxNode(limit(value, "INFO max_node")?),
             "show_detail" => Setting::ShowDetail(unsigned(value, "INFO show_detail")?),
+            "pondering" => {
+                Setting::Pondering(in_range(value, "INFO pondering", 1, "0 (off) or 1 (on)")? == 1)
+            }
+            "strength" => Setting::Strength(in_range(
+                value,
+                "INFO strength",
+                100,
+                "a number from 0 to 100",
+            )?),
+            "max_moves" => Setting::MaxMoves(unsigned(value, "INFO max_moves")?),
+            "draw_result" => Setting::DrawResult(in_range(
+                value,
+                "INFO draw_result",
+                2,
+                "0 (draw), 1 (Black wins) or 2 (White wins)",
+            )?),
             _ => Setting::Other {
                 key: key.to_string(),
                 value: value.to_string(),
@@ -96,6 +121,10 @@ impl fmt::Display for Setting {
             Setting::MaxDepth(v) => write!(f, "max_depth {}", v.unwrap_or(0)),
             Setting::MaxNode(v) => write!(f, "max_node {}", v.unwrap_or(0)),
             Setting::ShowDetail(v) => write!(f, "show_detail {v}"),
+            Setting::Pondering(v) => write!(f, "pondering {}", u8::from(*v)),
+            Setting::Strength(v) => write!(f, "strength {v}"),
+            Setting::MaxMoves(v) => write!(f, "max_moves {v}"),
+            Setting::DrawResult(v) => write!(f, "draw_result {v}"),
             Setting::Other { key, value } => write!(f, "{key} {value}"),
         }
     }
@@ -135,6 +164,21 @@ fn signed(value: &str, what: &'static str) -> Result<i64, ParseError> {
         .map_err(|_| number_error(value, what, "a number in range"))
 }
 
+/// A whole number from 0 to `max`.
+fn in_range(
+    value: &str,
+    what: &'static str,
+    max: u64,
+    expected: &'static str,
+) -> Result<u64, ParseError> {
+    match unsigned(value, what) {
+        Ok(v) if v <= max => Ok(v),
+        Ok(_) => Err(number_error(value, what, expected)),
+        Err(ParseError::Number { .. }) => Err(number_error(value, what, expected)),
+        Err(e) => Err(e),
+    }
+}
+
 /// A limit where 0 and negative numbers mean "none".
 fn limit(value: &str, what: &'static str) -> Result<Option<u64>, ParseError> {
     if value.starts_with('-') {
@@ -169,6 +213,11 @@ mod tests {
             ("max_node -1", Setting::MaxNode(None)),
             ("max_node 500000", Setting::MaxNode(Some(500_000))),
             ("show_detail 3", Setting::ShowDetail(3)),
+            ("pondering 1", Setting::Pondering(true)),
+            ("PONDERING 0", Setting::Pondering(false)),
+            ("strength 35", Setting::Strength(35)),
+            ("max_moves 200", Setting::MaxMoves(200)),
+            ("draw_result 2", Setting::DrawResult(2)),
             (
                 "caution_factor 2",
                 Setting::Other {
@@ -197,6 +246,12 @@ mod tests {
             "max_memory 99999999999999999999999",
             "rule x",
             "max_node 1e6",
+            "pondering 2",
+            "pondering yes",
+            "strength 101",
+            "strength -1",
+            "draw_result 3",
+            "max_moves -5",
         ] {
             assert!(Setting::parse(bad).is_err(), "{bad:?} accepted");
         }

@@ -58,6 +58,13 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Number of best moves to find (at least 1).
     pub multipv: usize,
+    /// Points the search must not play at the root (an analysis GUI's blocks); the rest of
+    /// the tree is not restricted. Empty: none. A search whose every legal move is blocked
+    /// returns `None`.
+    pub blocked: Vec<Point>,
+    /// The game ends once the board holds this many stones without a five (a tournament's
+    /// move limit); `None`: only when the board is full.
+    pub draw: Option<DrawRule>,
 }
 
 impl Default for Limits {
@@ -68,8 +75,43 @@ impl Default for Limits {
             max_depth: None,
             max_nodes: None,
             multipv: 1,
+            blocked: Vec::new(),
+            draw: None,
         }
     }
+}
+
+/// A game that ends at a number of stones (see [`Limits::draw`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    /// The game ends when the board holds this many stones and no five.
+    pub stones: usize,
+    /// Who is then declared the winner; `None`: a draw (scored 0).
+    pub winner: Option<Color>,
+}
+
+/// What happens at the root of a search, for a display that follows it move by move
+/// ([`Searcher::search_observed`]). Events come from the search's own thread; with helper
+/// threads, the root moves handed to them are reported entered together and finished when
+/// they come back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootEvent {
+    /// Iteration `depth` begins.
+    Iteration { depth: u32 },
+    /// The search of a root move begins.
+    Entered { point: Point, depth: u32 },
+    /// The search of a root move is finished (or was cut off by the window).
+    Finished { point: Point, depth: u32 },
+    /// A root move became the best so far of a pass over the root moves: of the iteration
+    /// when `line` is 1; with several lines (multi-PV), pass `line` looks for the `line`-th best.
+    Best {
+        point: Point,
+        depth: u32,
+        score: i32,
+        line: usize,
+    },
+    /// A root move is proven lost (the opponent makes five whatever is played).
+    Lost { point: Point, depth: u32 },
 }
 
 /// Progress of one line after a completed iteration.
@@ -96,10 +138,23 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The best moves with their scores, best first (at least the best move).
     pub lines: Vec<(Point, i32)>,
+    /// The same lines, each with the score, depth and principal variation of its own last
+    /// completed search (after a multi-PV iteration cut short, the lines it finished carry its
+    /// depth and the others the depth before).
+    pub pv: Vec<PvLine>,
     /// Beta cut-offs of the main thread's search (move ordering quality).
     pub cutoffs: CutoffStats,
     /// Where the main thread's nodes went, when `Options::stats` asked for it.
     pub stats: Option<Box<search::NodeStats>>,
+}
+
+/// One line of a multi-PV result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    pub score: i32,
+    pub depth: u32,
+    /// The line, from the root move.
+    pub pv: Vec<Point>,
 }
 
 /// How often the first move searched at a node was the one that cut it off: the measure of
@@ -245,6 +300,48 @@ impl Searcher {
         }
     }
 
+    /// Saves the transposition table to `path` (`tt/persist.rs`); returns the entries
+    /// written. A searcher that has not searched yet writes an empty table.
+    pub fn save_table(
+        &self,
+        path: &std::path::Path,
+        meta: &tt::TableMeta,
+    ) -> Result<usize, tt::TableFileError> {
+        match &self.table {
+            Some(table) => table.save(path, meta),
+            None => tt::TranspositionTable::new(0).save(path, meta),
+        }
+    }
+
+    /// Replaces the transposition table's contents with a saved table; returns the entries
+    /// read. On an error the table is as it was.
+    pub fn load_table(
+        &mut self,
+        path: &std::path::Path,
+        meta: &tt::TableMeta,
+    ) -> Result<usize, tt::TableFileError> {
+        if self.table.is_none() {
+            // A file that will be refused allocates no table.
+            tt::TranspositionTable::check_file(path, meta)?;
+        }
+        let bytes = self.hash_bytes;
+        self.table
+            .get_or_insert_with(|| tt::TranspositionTable::new(bytes))
+            .load(path, meta)
+    }
+
+    /// How full the transposition table is (an unallocated one is empty at its bound).
+    pub fn table_usage(&self) -> tt::TableUsage {
+        match &self.table {
+            Some(table) => table.usage(),
+            None => tt::TableUsage {
+                used: 0,
+                slots: self.hash_bytes / tt::ENTRY_BYTES,
+                bytes: self.hash_bytes,
+            },
+        }
+    }
+
     /// The table size bound in bytes.
     pub fn hash_bytes(&self) -> usize {
         self.hash_bytes
@@ -287,13 +384,26 @@ impl Searcher {
         search::install_evaluation(&self.options, &mut board.clone());
     }
 
-    /// Searches `board` for the side to move. Returns `None` only if there is no legal move.
+    /// Searches `board` for the side to move. Returns `None` only if there is no legal move
+    /// (none that is not blocked).
     pub fn search(
         &mut self,
         board: &Board,
         limits: &Limits,
         stop: &AtomicBool,
         on_info: &mut (dyn FnMut(&Info) + Send),
+    ) -> Option<SearchResult> {
+        self.search_observed(board, limits, stop, on_info, &|_| {})
+    }
+
+    /// [`Searcher::search`], reporting the root's progress to `on_root` as it goes.
+    pub fn search_observed(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut (dyn FnMut(&Info) + Send),
+        on_root: &(dyn Fn(&RootEvent) + Sync),
     ) -> Option<SearchResult> {
         let bytes = self.hash_bytes;
         let table = self
@@ -302,6 +412,7 @@ impl Searcher {
         table.new_search();
         let table: &tt::TranspositionTable = table;
         let mut thread = search::Thread::new(board, table, stop, limits, self.options);
+        thread.observe(on_root);
         if self.options.stats {
             thread.stats = Some(Box::default());
         }
@@ -320,14 +431,19 @@ impl Searcher {
         } else {
             best.score
         };
+        let shown = |score: i32| if score.abs() > WIN { 0 } else { score };
         let lines = moves
             .iter()
             .take(limits.multipv.max(1))
-            .map(|m| {
-                (
-                    thread.board.point(m.cell),
-                    if m.score.abs() > WIN { 0 } else { m.score },
-                )
+            .map(|m| (thread.board.point(m.cell), shown(m.score)))
+            .collect();
+        let pv = moves
+            .iter()
+            .take(limits.multipv.max(1))
+            .map(|m| PvLine {
+                score: shown(m.score),
+                depth: m.depth,
+                pv: thread.points(&m.pv),
             })
             .collect();
         if depth == 0 && moves.len() == 1 {
@@ -348,6 +464,7 @@ impl Searcher {
             depth,
             nodes: thread.nodes,
             lines,
+            pv,
             cutoffs: thread.cutoffs,
             stats: thread.stats.take(),
         })

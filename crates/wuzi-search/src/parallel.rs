@@ -354,11 +354,22 @@ impl<'a> Split<'a> {
             null_min_ply: 0,
             cuts: main.split_cuts(),
         };
+        for &(cell, _) in &cells {
+            main.report_entered(cell, depth);
+        }
         let (results, history) = self.search_siblings(&point, &cells);
         main.absorb(&results, &history);
         let mut best = first;
         let mut best_index = 0;
         for (i, result) in results.into_iter().enumerate() {
+            if let Some(r) = result.as_ref().filter(|r| !r.aborted && !main.stopped) {
+                main.report_finished(
+                    moves[i + 1].cell,
+                    depth,
+                    r.score,
+                    r.improved && r.score > best,
+                );
+            }
             let slot = &mut moves[i + 1];
             match result {
                 Some(r) if r.improved => {

@@ -19,7 +19,11 @@
 //!   own fours), or every candidate near the stones, ordered by what they make and stop;
 //! - `root.rs` is the root (its moves, the threat solvers that run before any alpha-beta,
 //!   one pass over its moves), `iterate.rs` iterative deepening, `split.rs` the thread's side
-//!   of the parallel search (`parallel.rs`), `span.rs` the work-and-span model.
+//!   of the parallel search (`parallel.rs`), `span.rs` the work-and-span model;
+//! - the analysis hooks, inert when not asked for: `blocked.rs` the root moves a caller
+//!   forbids, `draw.rs` a game that ends at a number of stones (the nodes at the limit, and
+//!   no static win or loss whose five comes after it), `progress.rs` the root's progress
+//!   events for an observer.
 //!
 //! Every tuning constant is in `params.rs`. Depths are fractional ([`PLY`] units a ply).
 //! Scores are from the side to move's view; `WIN - n` is a five made `n` plies from the root.
@@ -44,8 +48,11 @@ use wuzi_core::geometry::MAX_CELLS;
 use wuzi_core::{flag, Board, Cell, Point, Threat};
 use wuzi_eval::eval;
 
+mod blocked;
+mod draw;
 mod iterate;
 mod node;
+mod progress;
 mod qsearch;
 mod root;
 mod span;
@@ -155,6 +162,13 @@ pub struct Thread<'a> {
     pub span: Option<Box<SpanModel>>,
     /// Where the nodes go (`stats.rs`), when a caller wants it (`None`: off).
     pub stats: Option<Box<NodeStats>>,
+    /// Who follows the root's progress (`progress.rs`); `None`: nobody.
+    pub(crate) root_events: Option<&'a (dyn Fn(&crate::RootEvent) + Sync)>,
+    /// The stone count at which the game ends (`draw.rs`); `usize::MAX` without a draw rule.
+    pub(crate) draw_at: usize,
+    /// Which multi-PV pass over the root moves runs (0: the one for the best line), for the
+    /// root's progress events.
+    pub(crate) root_line: usize,
 }
 
 /// A root move with the score and line of its last completed search.
@@ -163,6 +177,8 @@ pub struct RootMove {
     pub cell: Cell,
     pub score: i32,
     pub pv: Vec<Cell>,
+    /// The depth in plies of the search that gave `score` and `pv` (0 before any).
+    pub depth: u32,
 }
 
 impl<'a> Thread<'a> {
@@ -217,6 +233,9 @@ impl<'a> Thread<'a> {
             cut: false,
             span: None,
             stats: None,
+            root_events: None,
+            draw_at: limits.draw.map_or(usize::MAX, |d| d.stones),
+            root_line: 0,
         }
     }
 
@@ -351,6 +370,9 @@ impl<'a> Thread<'a> {
     /// no five now, the side's earliest win is three plies on, the opponent's two. Returns
     /// the node's value when the window closes.
     pub(crate) fn settle_node(&mut self, alpha: &mut i32, beta: &mut i32, ply: usize) -> Settled {
+        if self.at_draw() {
+            return Settled::Value(self.draw_score(ply));
+        }
         let us = self.board.side_to_move();
         if !self.board.cells_making(us, flag::FIVE).is_empty() {
             return Settled::Value(win_in(ply, 1));
@@ -367,6 +389,7 @@ impl<'a> Thread<'a> {
             return Settled::Value(*alpha);
         }
         let settled = settle(&mut self.board, ply, true);
+        let settled = self.within_draw_rule(settled, ply);
         if let Some(stats) = self.stats.as_mut() {
             stats.settled(&settled, ply);
         }

@@ -15,6 +15,10 @@
 use crate::{WIN, WIN_MIN};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+mod persist;
+
+pub use persist::{TableFileError, TableMeta, TableUsage};
+
 /// What a stored score means relative to the window it was found with.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {

@@ -351,6 +351,7 @@ impl ThinkReq {
                 max_depth: depth,
                 max_nodes: self.nodes,
                 multipv: lines,
+                ..Limits::default()
             },
             threads: threads(app, self.threads)?,
         })
@@ -372,6 +373,7 @@ impl ReviewReq {
                 max_depth: depth,
                 max_nodes: None,
                 multipv: 1,
+                ..Limits::default()
             },
             threads: threads(app, self.threads)?,
         })

@@ -1,18 +1,30 @@
-//! The session's command handlers that change or report the position.
+//! The session's command handlers that change or report the position, the blocks and the
+//! table.
 //!
 //! Each handler checks everything first and changes the session only when nothing can fail
 //! any more, so an `Err` (which the dispatcher turns into one `ERROR` line) leaves the
 //! position as it was.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{Flow, Session, ThinkKind};
+use super::{not_supported, Flow, Session, ThinkKind};
 use crate::block::{Block, BlockKind};
 use crate::game::{self, coord};
 use crate::settings::Changed;
 use crate::worker::Job;
-use wuzi_core::Color;
+use wuzi_core::{Color, Point};
 use wuzi_protocol::{Coord, Reply};
+use wuzi_search::tt::TableMeta;
+
+/// The commands `YXSHOWINFO` reports, beyond the Gomocup protocol's.
+pub const COMMANDS: &str = "YXBOARD YXNBEST YXSTOP YXSHOWFORBID YXHASHCLEAR YXSHOWINFO \
+                            SWAP2BOARD YXBLOCK YXBLOCKUNDO YXBLOCKRESET YXBALANCEONE \
+                            YXBALANCETWO YXSEARCHDEFEND YXHASHDUMP YXHASHLOAD YXSHOWHASHUSAGE";
+/// The `INFO` keys `YXSHOWINFO` reports as acted on.
+pub const SETTINGS: &str = "timeout_turn timeout_match time_left max_memory hash_size rule \
+                            thread_num max_depth max_node show_detail pondering strength \
+                            max_moves draw_result";
 
 impl Session {
     pub(super) fn apply_setting(&mut self, setting: wuzi_protocol::Setting) {
@@ -27,6 +39,10 @@ impl Session {
                 let _ = self.jobs.send(Job::SetThreads(self.settings.threads()));
                 let _ = self.jobs.send(Job::SetHash(self.settings.table_bytes()));
             }
+            Changed::Draw => {
+                // The table's scores were searched under the old stone limit.
+                let _ = self.jobs.send(Job::Clear);
+            }
             Changed::Rule => {
                 if let (Ok(rule), Some(board)) = (self.settings.rule(), self.game.as_ref()) {
                     if board.rule() != rule {
@@ -40,13 +56,44 @@ impl Session {
         }
     }
 
+    pub(super) fn show_info(&self) {
+        self.send(Reply::Message(format!(
+            "INFO MAX_THREAD_NUM {}",
+            self.max_threads
+        )));
+        self.send(Reply::Message(format!("INFO COMMANDS {COMMANDS}")));
+        self.send(Reply::Message(format!("INFO SETTINGS {SETTINGS}")));
+        self.send(Reply::Message(format!(
+            "INFO MAX_HASH_SIZE {}",
+            self.settings.table_cap() / 1024
+        )));
+    }
+
     pub(super) fn open_block(&mut self, kind: BlockKind) -> Result<(), String> {
+        if matches!(kind, BlockKind::YxBlock | BlockKind::YxBlockUndo) {
+            // Refused at once, before its lines: they then meet no open block and each gets
+            // its own reply, as any line without a block does.
+            self.playing()?;
+        }
         self.block = Some(Block::new(kind));
         Ok(())
     }
 
     pub(super) fn finish_block(&mut self, block: Block, at: Instant) -> Flow {
         let word = block.kind.word();
+        match block.kind {
+            BlockKind::Ignored(word) => {
+                self.send(not_supported(word));
+                return Flow::Continue;
+            }
+            BlockKind::YxBlock | BlockKind::YxBlockUndo => {
+                if let Err(why) = self.change_blocks(&block) {
+                    self.error(format!("{word}: {why}; blocks unchanged"));
+                }
+                return Flow::Continue;
+            }
+            _ => {}
+        }
         let built = match (&block.error, self.playing()) {
             (Some(e), _) => Err(e.clone()),
             (None, Err(e)) => Err(e),
@@ -62,11 +109,45 @@ impl Session {
                 match block.kind {
                     BlockKind::Board => self.think(ThinkKind::Move, at),
                     BlockKind::Swap2Board => self.think(ThinkKind::Swap2, at),
-                    BlockKind::YxBoard => {}
+                    _ => {}
                 }
             }
         }
         Flow::Continue
+    }
+
+    /// Adds (`YXBLOCK`) or removes (`YXBLOCKUNDO`) the block's points: all of them, or none
+    /// if any line is bad or off the board.
+    fn change_blocks(&mut self, block: &Block) -> Result<(), String> {
+        if let Some(e) = &block.error {
+            return Err(e.clone());
+        }
+        let board = self.playing()?;
+        let mut points = Vec::with_capacity(block.lines.len());
+        for (i, line) in block.lines.iter().enumerate() {
+            let p = game::point(board, line.at)
+                .map_err(|e| format!("line {} \"{line}\": {e}", i + 1))?;
+            points.push(p);
+        }
+        if block.kind == BlockKind::YxBlock {
+            for p in points {
+                if !self.blocked.contains(&p) {
+                    self.blocked.push(p);
+                }
+            }
+        } else {
+            self.blocked.retain(|p| !points.contains(p));
+        }
+        Ok(())
+    }
+
+    /// The blocked points that lie on `board`.
+    pub(super) fn blocks_on(&self, board: &wuzi_core::Board) -> Vec<Point> {
+        self.blocked
+            .iter()
+            .copied()
+            .filter(|&p| board.contains(p))
+            .collect()
     }
 
     pub(super) fn start(&mut self, width: u32, height: u32) -> Result<(), String> {
@@ -130,6 +211,44 @@ impl Session {
             return Err("N must be at least 1".to_string());
         }
         self.think(ThinkKind::Nbest(n as usize), at);
+        Ok(())
+    }
+
+    pub(super) fn balance(&mut self, two: bool, target: i32, at: Instant) -> Result<(), String> {
+        let board = self.playing()?;
+        if board.move_count() + if two { 2 } else { 1 } > board.width() * board.height() {
+            return Err("the board has no room for the moves".to_string());
+        }
+        self.think(ThinkKind::Balance { two, target }, at);
+        Ok(())
+    }
+
+    fn table_meta(&self) -> Result<TableMeta, String> {
+        let board = self.playing()?;
+        Ok(TableMeta {
+            width: board.width(),
+            height: board.height(),
+            rule: board.rule(),
+        })
+    }
+
+    pub(super) fn table_file(&mut self, path: String, save: bool) -> Result<(), String> {
+        let meta = self.table_meta()?;
+        let word = if save { "YXHASHDUMP" } else { "YXHASHLOAD" };
+        let id = self.start_job(ThinkKind::Table(word));
+        let job = Job::Table {
+            id,
+            path: PathBuf::from(path),
+            meta,
+            save,
+        };
+        self.send_job(job);
+        Ok(())
+    }
+
+    pub(super) fn table_usage(&mut self) -> Result<(), String> {
+        let id = self.start_job(ThinkKind::Table("YXSHOWHASHUSAGE"));
+        self.send_job(Job::TableUsage { id });
         Ok(())
     }
 }

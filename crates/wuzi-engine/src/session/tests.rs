@@ -10,8 +10,8 @@ use crate::output::capture::Captured;
 struct Harness {
     events: Sender<Event>,
     out: Captured,
-    /// Held so that jobs can be sent, never run.
-    _jobs: Receiver<Job>,
+    /// The jobs sent, never run (a test may read them and answer for the search thread).
+    jobs: Receiver<Job>,
     session: Option<thread::JoinHandle<()>>,
 }
 
@@ -31,7 +31,7 @@ impl Harness {
         Harness {
             events,
             out,
-            _jobs: jobs_rx,
+            jobs: jobs_rx,
             session: Some(handle),
         }
     }
@@ -52,6 +52,21 @@ impl Harness {
                 return lines;
             }
             thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// The next search job (skipping table and thread jobs), within `wait`.
+    fn think_job(&self, wait: Duration) -> Option<(u64, crate::worker::Think)> {
+        let end = Instant::now() + wait;
+        loop {
+            match self
+                .jobs
+                .recv_timeout(end.saturating_duration_since(Instant::now()))
+            {
+                Ok(Job::Think { id, think }) => return Some((id, think)),
+                Ok(_) => continue,
+                Err(_) => return None,
+            }
         }
     }
 
@@ -136,5 +151,64 @@ fn commands_during_a_search_wait_their_turn_but_about_does_not() {
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(is_move(&lines[0]), "{lines:?}");
     assert_eq!(lines[1], "OK");
+    h.end();
+}
+
+#[test]
+fn a_ponder_stops_on_the_next_line_and_none_of_its_time_is_counted() {
+    let h = Harness::new();
+    for line in [
+        "INFO timeout_turn 100000",
+        "INFO timeout_match 100000",
+        "INFO time_left 10000",
+        "INFO pondering 1",
+        "START 15",
+    ] {
+        h.line(line);
+    }
+    assert_eq!(h.lines_within(Duration::from_secs(5)), vec!["OK"]);
+    h.line("TURN 7,7");
+    let (first, think) = h.think_job(Duration::from_secs(5)).expect("the search");
+    let budget = think.limits.hard_time.expect("a hard limit");
+    let _ = h.events.send(Event::Done(first, Outcome::Move(None)));
+    let lines = h.lines_within(Duration::from_secs(5));
+    assert!(lines.len() == 1 && is_move(&lines[0]), "{lines:?}");
+    // The ponder: no limit, nothing reported, the opponent to move.
+    let (ponder, think) = h.think_job(Duration::from_secs(5)).expect("a ponder");
+    assert_eq!(think.limits.hard_time, None);
+    assert_eq!(think.reporting, crate::report::Reporting::silent());
+    assert_eq!(think.board.move_count(), 2);
+    thread::sleep(Duration::from_millis(600));
+    assert!(!think.stop.load(Ordering::SeqCst));
+    h.line("TURN 0,0");
+    let sent = Instant::now();
+    while !think.stop.load(Ordering::SeqCst) && sent.elapsed() < Duration::from_secs(1) {
+        thread::sleep(Duration::from_millis(1));
+    }
+    assert!(
+        sent.elapsed() < Duration::from_millis(100),
+        "the ponder was not stopped"
+    );
+    assert!(
+        h.lines_within(Duration::from_millis(50)).is_empty(),
+        "a ponder answers nothing"
+    );
+    let _ = h.events.send(Event::Done(ponder, Outcome::Move(None)));
+    let (_, think) = h
+        .think_job(Duration::from_secs(5))
+        .expect("the next search");
+    // The move's time counts from the line's arrival: its budget, from then, is the first
+    // move's less a fifth of what the first move took (milliseconds). Had the 600 ms of
+    // pondering been taken from time_left, it would be 108 ms less.
+    let next = think.limits.hard_time.expect("a hard limit") + sent.elapsed();
+    assert!(
+        next + Duration::from_millis(40) > budget,
+        "{next:?} after {budget:?}"
+    );
+    assert!(
+        next <= budget + Duration::from_millis(5),
+        "{next:?} after {budget:?}"
+    );
+    assert_eq!(think.board.move_count(), 3);
     h.end();
 }

@@ -16,15 +16,31 @@ pub fn iterate(
     thread: &mut Thread,
     on_info: &mut (dyn FnMut(&Info) + Send),
 ) -> (Vec<RootMove>, u32) {
-    let mut cells = thread.root_moves();
+    let root_moves = thread.root_moves();
+    let mut cells = thread.unblocked(root_moves);
     if cells.len() > 1 && thread.options.threat_search && thread.options.textbook.is_none() {
-        if let Some(win) = thread.root_vcf() {
+        // Blocks and a stone limit can void the VCF's win: its first move may be blocked, or
+        // its five come after the last stone.
+        let restricted = thread.has_blocks() || thread.limits.draw.is_some();
+        let win = thread.root_vcf().filter(|w| {
+            !restricted
+                || (thread.root_allowed(w.cell) && thread.within_draw((WIN - w.score) as usize))
+        });
+        if let Some(win) = win {
             return report_win(thread, win, on_info);
         }
-        cells = thread.filter_against_opponent_vcf(cells);
+        // An opponent's VCF that the stone limit cuts short is no threat: near the limit
+        // every root move is kept.
+        if thread.within_draw(DRAW_HORIZON) {
+            cells = thread.filter_against_opponent_vcf(cells);
+        }
     }
     deepen(thread, cells, on_info)
 }
+
+/// Plies within which a stone limit may cut an opponent's VCF short (the root filter of
+/// moves that leave one is skipped that close to the limit).
+const DRAW_HORIZON: usize = 64;
 
 /// A win the threat solvers proved at the root: reported as the search's one line.
 pub(crate) fn report_win(
@@ -60,6 +76,7 @@ pub(crate) fn deepen(
             cell,
             score: -INF,
             pv: vec![cell],
+            depth: 0,
         })
         .collect();
     if moves.is_empty() {
@@ -75,6 +92,7 @@ pub(crate) fn deepen(
     let mut completed_depth = 0;
     let mut previous: i32 = 0;
     for depth in 1..=max_depth {
+        thread.report_iteration(depth);
         let iteration_start = thread.elapsed();
         let mut found: Vec<RootMove> = Vec::new();
         let mut cut_off_best: Option<RootMove> = None;
@@ -92,6 +110,7 @@ pub(crate) fn deepen(
             } else {
                 (-INF, INF)
             };
+            thread.root_line = pv_index;
             let score = loop {
                 let score = thread.search_root(&mut rest, depth * PLY, alpha, beta);
                 if let Some(verified) = thread.root_verified.take() {
@@ -120,7 +139,8 @@ pub(crate) fn deepen(
             if pv_index == 0 {
                 previous = score;
             }
-            let best = rest[0].clone();
+            let mut best = rest[0].clone();
+            best.depth = depth as u32;
             on_info(&Info {
                 depth: depth as u32,
                 seldepth: thread.seldepth as u32,
@@ -140,7 +160,8 @@ pub(crate) fn deepen(
         }
         if thread.stopped() && found.is_empty() {
             // The clock cut the first line's pass: a new best move it proved still counts.
-            if let Some(best) = cut_off_best.filter(|b| b.cell != completed[0].cell) {
+            if let Some(mut best) = cut_off_best.filter(|b| b.cell != completed[0].cell) {
+                best.depth = depth as u32;
                 on_info(&Info {
                     depth: depth as u32,
                     seldepth: thread.seldepth as u32,
@@ -172,8 +193,10 @@ pub(crate) fn deepen(
             completed = moves.clone();
             completed_depth = depth as u32;
         } else if !found.is_empty() {
-            // A stopped multi-PV pass still improves the best move.
-            completed = moves.clone();
+            // A stopped multi-PV pass still improves the best move. The lines it did not reach
+            // keep their last completed search (score, line and depth together), not the
+            // bounds this iteration's passes left on them.
+            completed = merge_lines(&found, &completed, multipv, &moves);
         }
         if thread.stopped() {
             break;
@@ -199,4 +222,31 @@ pub(crate) fn deepen(
         }
     }
     (completed, completed_depth)
+}
+
+/// The root moves after a multi-PV iteration cut short: the lines it finished (`found`), then
+/// the lines of the last complete iteration (`previous`) that it did not reach, up to
+/// `multipv` lines, each as its own last search left it; then every other root move in the
+/// order of `order`.
+fn merge_lines(
+    found: &[RootMove],
+    previous: &[RootMove],
+    multipv: usize,
+    order: &[RootMove],
+) -> Vec<RootMove> {
+    let mut lines: Vec<RootMove> = found.to_vec();
+    for m in previous {
+        if lines.len() >= multipv {
+            break;
+        }
+        if !lines.iter().any(|l| l.cell == m.cell) {
+            lines.push(m.clone());
+        }
+    }
+    for m in order {
+        if !lines.iter().any(|l| l.cell == m.cell) {
+            lines.push(m.clone());
+        }
+    }
+    lines
 }

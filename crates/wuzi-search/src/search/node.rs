@@ -188,6 +188,9 @@ impl Thread<'_> {
 
         // Step 3. What needs no search.
         let facing = if textbook {
+            if self.at_draw() {
+                return self.draw_score(ply);
+            }
             if self.board.move_count() > 0 && self.board.winner().is_some() {
                 return loss_in(ply, 0);
             }
@@ -385,8 +388,10 @@ impl Thread<'_> {
         if list.moves.is_empty() {
             self.lists[ply] = list;
             // Threatened with no defence (or only forbidden ones): the open four comes.
-            return if facing == Facing::OpenThree {
+            return if facing == Facing::OpenThree && self.within_draw(4) {
                 loss_in(ply, 4)
+            } else if facing == Facing::OpenThree {
+                self.draw_score(ply)
             } else {
                 0
             };

@@ -115,6 +115,7 @@ impl Thread<'_> {
         let fives = *self.board.cells_making(us, flag::FIVE);
         for i in 0..moves.len() {
             let cell = moves[i].cell;
+            self.report_entered(cell, depth);
             let plan = self.plan(&ctx, cell, i + 1, best).unwrap_or(MovePlan {
                 depth: depth - PLY,
                 reduced: None,
@@ -132,6 +133,9 @@ impl Thread<'_> {
             self.span_end_move(i > 0);
             if self.stopped {
                 return best;
+            }
+            if self.observed() {
+                self.report_finished(cell, depth, score, score > best);
             }
             if score > best {
                 best = score;
@@ -235,6 +239,7 @@ impl Thread<'_> {
         RootMove {
             cell: line[0],
             score: WIN - plies as i32,
+            depth: plies as u32,
             pv: line,
         }
     }
