@@ -2,7 +2,7 @@
 //! each searched to a fixed depth with a fixed table size, from a fresh table. On one thread
 //! the node count is deterministic, so its total is the bench's signature: a change to search
 //! behaviour changes it, and the commit that makes the change records the new one
-//! (`benches/signature.txt`, checked by CI). With more threads (`parallel.rs`) the nodes are
+//! (`benches/signature.txt`, checked by CI). With more threads (`search/parallel.rs`) the nodes are
 //! summed over the threads and vary from run to run: they measure, they sign nothing.
 
 use crate::{Limits, Searcher, SplitDepth};

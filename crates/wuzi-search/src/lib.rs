@@ -14,7 +14,7 @@
 //!
 //! [`Searcher::set_threads`] chooses the threads (one by default: no pool, and the search is
 //! deterministic); more threads split the root and the nodes below it, young brothers wait
-//! (`parallel.rs`), and every count reported
+//! (`search/parallel.rs`), and every count reported
 //! (`Info::nodes`, `SearchResult::nodes`) is summed over them.
 //!
 //! Scores are from the point of view of the side to move. [`WIN`] minus `n` means a win in
@@ -24,7 +24,7 @@
 pub mod bench;
 mod iteration_clock;
 pub mod movepick;
-pub mod parallel;
+
 pub mod params;
 mod quick;
 pub mod search;
@@ -39,6 +39,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use quick::quick_move;
+pub use search::parallel;
 pub use wuzi_core::{Board, Color, Point, Rule};
 use wuzi_eval::eval;
 
@@ -203,7 +204,7 @@ pub struct Options {
     pub eval: eval::EvalChoice,
     /// With helpers (more than one thread): the least depth at which a principal variation
     /// node, and any other node, searches its moves after the first in parallel
-    /// (`parallel.rs`). Shallower subtrees cost less than handing them out.
+    /// (`search/parallel.rs`). Shallower subtrees cost less than handing them out.
     pub split_depth: SplitDepth,
     /// Count where the main thread's nodes go (`search/stats.rs`; off in play).
     pub stats: bool,
@@ -259,7 +260,7 @@ pub fn resolve_threads(requested: u64) -> usize {
 }
 
 /// Owns everything a search keeps between moves: the transposition table and, with more
-/// than one thread, the thread pool (`parallel.rs`).
+/// than one thread, the thread pool (`search/parallel.rs`).
 pub struct Searcher {
     options: Options,
     hash_bytes: usize,

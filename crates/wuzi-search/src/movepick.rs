@@ -69,20 +69,14 @@ const KILLER: i32 = 300;
 /// Score from which a move counts as tactical (never reduced or pruned).
 pub const TACTICAL: i32 = 450;
 
-/// Whether `color` may play the empty `cell` (`Board::may_play`).
-#[inline]
-pub fn legal_for(board: &mut Board, color: Color, cell: Cell) -> bool {
-    board.may_play(color, cell)
-}
-
 /// The cells of `set` that `color` may play.
 pub fn legal_cells(board: &mut Board, color: Color, set: &Bitboard) -> Vec<Cell> {
-    set.iter().filter(|&c| legal_for(board, color, c)).collect()
+    set.iter().filter(|&c| board.may_play(color, c)).collect()
 }
 
 /// True when `color` has a legal move in `set`.
 pub fn any_legal(board: &mut Board, color: Color, set: &Bitboard) -> bool {
-    set.iter().any(|c| legal_for(board, color, c))
+    set.iter().any(|c| board.may_play(color, c))
 }
 
 /// The opponent threatens to make an open four next move (with a point it may play).
@@ -194,7 +188,7 @@ pub fn four_three_defences(board: &mut Board, us: Color) -> Bitboard {
     }
     let mut defences = Bitboard::default();
     for cell in pool.iter() {
-        if !legal_for(board, us, cell) {
+        if !board.may_play(us, cell) {
             continue;
         }
         board.make(us, cell);
@@ -248,7 +242,7 @@ pub fn quiescence_fours(
     for cell in fours.iter() {
         if own_last.is_some_and(|last| !near(board, cell, last))
             || (building_only && !four_builds(board, us, cell))
-            || !legal_for(board, us, cell)
+            || !board.may_play(us, cell)
         {
             continue;
         }
@@ -319,7 +313,7 @@ impl MoveList {
         self.sorted = false;
         let set = candidates(board, us, facing);
         for cell in set.iter() {
-            if !legal_for(board, us, cell) {
+            if !board.may_play(us, cell) {
                 continue;
             }
             let mut score = move_score(board, us, cell) + history[cell].clamp(-400, 400);
@@ -339,7 +333,7 @@ impl MoveList {
         self.sorted = false;
         let empty = board.on_board().and_not(&board.occupied());
         for cell in empty.iter() {
-            if legal_for(board, us, cell) {
+            if board.may_play(us, cell) {
                 let bonus = if Some(cell) == tt_move { TT_MOVE } else { 0 };
                 self.moves.push((cell, move_score(board, us, cell) + bonus));
             }
@@ -507,7 +501,7 @@ mod tests {
                     let Some(cell) = board.cell(Point::new(x, y)) else {
                         continue;
                     };
-                    if !board.is_empty_cell(cell) || !legal_for(&mut board, us, cell) {
+                    if !board.is_empty_cell(cell) || !board.may_play(us, cell) {
                         continue;
                     }
                     board.make(us, cell);

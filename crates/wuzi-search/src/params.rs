@@ -66,8 +66,9 @@ pub const IIR_TT_MAX: i32 = plies(3, 10);
 pub const MOVE_COUNT_EXPONENT: f64 = 1.32;
 pub const MOVE_COUNT_BASE: usize = 3;
 /// The counts above are multiplied by this: our ordering is coarser than the classical
-/// engine these counts come from, and wider counts played stronger.
-pub const MOVE_COUNT_SCALE: usize = 3;
+/// engine these counts come from (measured together with the two reductions below:
+/// `docs/journal/search.md`).
+pub const MOVE_COUNT_SCALE: usize = 2;
 /// Moves that make and stop nothing (below an open two or a closed three for either side)
 /// are skipped below this depth once a move that does not lose is found.
 pub const TRIVIAL_PRUNE_DEPTH: i32 = plies(4, 5);
@@ -104,10 +105,10 @@ pub const LMR_NOT_IMPROVING: i32 = plies(1, 0);
 /// Less reduction on nodes that are or were on the principal variation.
 pub const LMR_TT_PV: i32 = plies(0, 15);
 /// More reduction at cut nodes, except for a quiet killer.
-pub const LMR_CUT_NODE: i32 = plies(1, 13);
+pub const LMR_CUT_NODE: i32 = plies(0, 13);
 /// Less reduction for a move that continues an attack (an open three or better after the
 /// side's last move made one).
-pub const LMR_CONTINUING_ATTACK: i32 = plies(0, 8);
+pub const LMR_CONTINUING_ATTACK: i32 = plies(1, 0);
 /// More reduction for a defence far from both sides' last moves while a threat stands.
 pub const LMR_FAR_FROM_OPPONENT: i32 = plies(1, 15);
 pub const LMR_FAR_FROM_SELF: i32 = plies(0, 15);

@@ -18,8 +18,9 @@
 //!   one block of a five, the defences of an open three or a four-three (and the side's
 //!   own fours), or every candidate near the stones, ordered by what they make and stop;
 //! - `root.rs` is the root (its moves, the threat solvers that run before any alpha-beta,
-//!   one pass over its moves), `iterate.rs` iterative deepening, `split.rs` the thread's side
-//!   of the parallel search (`parallel.rs`), `span.rs` the work-and-span model;
+//!   one pass over its moves), `iterate.rs` iterative deepening, `parallel.rs` the parallel
+//!   search (the pool, split points and their tasks, and the thread's side of a split),
+//!   `span.rs` the work-and-span model;
 //! - the analysis hooks, inert when not asked for: `blocked.rs` the root moves a caller
 //!   forbids, `draw.rs` a game that ends at a number of stones (the nodes at the limit, and
 //!   no static win or loss whose five comes after it), `progress.rs` the root's progress
@@ -34,13 +35,13 @@
 //! settles tactics and stands pat: the score at a fixed depth is then the minimax value of
 //! that tree (what `tests/main_search.rs` and `tests/parallel_search.rs` compare).
 
-use crate::movepick::MoveList;
-use crate::parallel::Split;
+use crate::movepick::{Facing, MoveList};
 use crate::params::PLY;
 use crate::tactics::{loss_in, settle, win_in, Settled};
 use crate::tt::TranspositionTable;
 use crate::vcf::VcfSolver;
 use crate::{Limits, Options, WIN};
+use parallel::Split;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -52,15 +53,14 @@ mod blocked;
 mod draw;
 mod iterate;
 mod node;
+pub mod parallel;
 mod progress;
 mod qsearch;
 mod root;
 mod span;
-mod split;
 mod stats;
 
 pub use iterate::iterate;
-pub(crate) use node::{MovePlan, NodeContext};
 pub use span::SpanModel;
 pub use stats::NodeStats;
 
@@ -68,6 +68,45 @@ pub const MAX_PLY: usize = 128;
 /// The deepest iteration (plies).
 pub const MAX_DEPTH: i32 = 100;
 pub(crate) const INF: i32 = WIN + 1;
+
+/// What the move loop of a node knows when it plans a move: enough for a helper of a split
+/// point to plan the node's moves as the node itself would.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeContext {
+    pub(crate) ply: usize,
+    /// The depth the node's moves are planned with (lowered once a move raised alpha).
+    pub(crate) depth: i32,
+    pub(crate) is_pv: bool,
+    pub(crate) cut_node: bool,
+    pub(crate) facing: Facing,
+    /// The static value improved on the side's last node (two plies up); by how much.
+    pub(crate) improvement: i32,
+    pub(crate) tt_move: Option<Cell>,
+    /// The node's static value is far enough above beta that it will probably fail high.
+    pub(crate) likely_fail_high: bool,
+    pub(crate) tt_pv: bool,
+    /// The window when the plan is made (the reduction of a PV node shrinks with its width).
+    pub(crate) alpha: i32,
+    pub(crate) beta: i32,
+}
+
+/// Why a move is not searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pruned {
+    /// Past the node's move count: so are all the moves after it.
+    ByCount,
+    /// This move alone.
+    Alone,
+}
+
+/// How a move is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MovePlan {
+    /// The depth of the move's full search.
+    pub(crate) depth: i32,
+    /// A first, reduced null-window search at this depth (late moves).
+    pub(crate) reduced: Option<i32>,
+}
 const CHECK_EVERY: u64 = 1024;
 /// Frames kept before the root, so that any node can look four plies back.
 pub(crate) const FRAMES_BEFORE_ROOT: usize = 4;

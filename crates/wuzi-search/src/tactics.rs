@@ -25,7 +25,6 @@
 //! within the distance returned (tested against exhaustive search on generated positions in
 //! `tests/tactics_static.rs`).
 
-use crate::movepick;
 use crate::WIN;
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Rule, Threat};
 
@@ -87,7 +86,7 @@ pub fn five_stoppers(board: &mut Board, us: Color) -> Bitboard {
     if !matches!(board.rule(), Rule::Caro | Rule::CaroExact) {
         let mut cells = fives.iter();
         if let (Some(block), None) = (cells.next(), cells.next()) {
-            if movepick::legal_for(board, us, block) {
+            if board.may_play(us, block) {
                 stoppers.insert(block);
             }
         }
@@ -110,7 +109,7 @@ pub fn five_stoppers(board: &mut Board, us: Color) -> Bitboard {
         }
     }
     for cell in pool.iter() {
-        if !movepick::legal_for(board, us, cell) {
+        if !board.may_play(us, cell) {
             continue;
         }
         board.make(us, cell);
@@ -138,9 +137,9 @@ pub fn winning_open_four(board: &mut Board, us: Color) -> Option<Cell> {
     }
     let open_fours = *open_fours;
     let caro = matches!(board.rule(), Rule::Caro | Rule::CaroExact);
-    open_fours.iter().find(|&cell| {
-        movepick::legal_for(board, us, cell) && (!caro || open_four_holds(board, us, cell))
-    })
+    open_fours
+        .iter()
+        .find(|&cell| board.may_play(us, cell) && (!caro || open_four_holds(board, us, cell)))
 }
 
 /// Plays the open four at `cell` and checks that no stone of the opponent stops its fives.
@@ -176,7 +175,7 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
         Rule::Caro | Rule::CaroExact => false,
     };
     for cell in candidates.iter() {
-        if board.threat_at(us, cell) != Threat::FourThree || !movepick::legal_for(board, us, cell) {
+        if board.threat_at(us, cell) != Threat::FourThree || !board.may_play(us, cell) {
             continue;
         }
         if exact_lines && (!opponent_has_fours || !block_makes_a_four(board, us, cell)) {
@@ -237,5 +236,5 @@ pub fn has_winning_double_three(board: &mut Board, us: Color) -> bool {
     let threes = *board.cells_making(us, flag::OPEN_THREE);
     threes
         .iter()
-        .any(|c| board.threat_at(us, c) == Threat::DoubleThree && movepick::legal_for(board, us, c))
+        .any(|c| board.threat_at(us, c) == Threat::DoubleThree && board.may_play(us, c))
 }

@@ -6,7 +6,6 @@
 use std::sync::atomic::AtomicBool;
 use wuzi_core::rng::Rng;
 use wuzi_core::{flag, Board, Cell, Point, Rule, Threat};
-use wuzi_search::movepick::legal_for;
 use wuzi_search::tactics::{
     has_winning_double_three, has_winning_four_three, settle, win_in, Settled,
 };
@@ -45,7 +44,7 @@ fn attacker_wins(board: &mut Board, plies: usize) -> bool {
     let mut their_fives = board.cells_making(them, flag::FIVE).iter();
     if let Some(block) = their_fives.next() {
         // The defender threatens a five: the block is the attacker's only move.
-        if their_fives.next().is_some() || !legal_for(board, us, block) {
+        if their_fives.next().is_some() || !board.may_play(us, block) {
             return false;
         }
         board.make(us, block);
@@ -54,7 +53,7 @@ fn attacker_wins(board: &mut Board, plies: usize) -> bool {
         return won;
     }
     for cell in empty_cells(board) {
-        if board.threat_at(us, cell) < Threat::OpenThree || !legal_for(board, us, cell) {
+        if board.threat_at(us, cell) < Threat::OpenThree || !board.may_play(us, cell) {
             continue;
         }
         board.make(us, cell);
@@ -73,13 +72,13 @@ fn defender_loses(board: &mut Board, plies: usize) -> bool {
     if board
         .cells_making(us, flag::FIVE)
         .iter()
-        .any(|c| legal_for(board, us, c))
+        .any(|c| board.may_play(us, c))
     {
         return false;
     }
     let mut any = false;
     for cell in empty_cells(board) {
-        if !legal_for(board, us, cell) {
+        if !board.may_play(us, cell) {
             continue;
         }
         any = true;
@@ -197,7 +196,7 @@ fn settled_losses_and_open_fours_are_exact() {
                         let us = board.side_to_move();
                         let mut holds = false;
                         for cell in empty_cells(&board) {
-                            if !legal_for(&mut board, us, cell) {
+                            if !board.may_play(us, cell) {
                                 continue;
                             }
                             board.make(us, cell);
@@ -205,7 +204,7 @@ fn settled_losses_and_open_fours_are_exact() {
                             let five = board
                                 .cells_making(them, flag::FIVE)
                                 .iter()
-                                .any(|c| legal_for(&mut board, them, c));
+                                .any(|c| board.may_play(them, c));
                             board.unmake();
                             holds |= !five;
                         }

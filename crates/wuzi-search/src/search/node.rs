@@ -1,5 +1,5 @@
 //! The node function of the main search, in numbered steps, and the plan of each move in
-//! its loop (shared with the helpers of a split point, `parallel.rs`).
+//! its loop (the helpers of a split point, `parallel.rs`, plan the node's moves with it).
 //!
 //! No kind of move is exempt from selectivity: threats and defences are pruned by move
 //! count and reduced like quiet moves once the node has a move that does not lose; what
@@ -8,10 +8,10 @@
 //! that a line of the side's own threats is reduced less, and that the quiescence and the
 //! static wins (`tactics.rs`) read the last plies of a line without search.
 
+use super::parallel::SplitPoint;
 use super::stats::NodeKind;
-use super::{Thread, INF};
+use super::{MovePlan, NodeContext, Pruned, Thread, INF};
 use crate::movepick::Facing;
-use crate::parallel::SplitPoint;
 use crate::params::*;
 use crate::tactics::{loss_in, Settled};
 use crate::tt::Bound;
@@ -19,45 +19,6 @@ use crate::WIN_MIN;
 use std::sync::LazyLock;
 use wuzi_core::{Cell, Rule, Threat};
 use wuzi_eval::eval::EVAL_LIMIT;
-
-/// What the move loop of a node knows when it plans a move: enough for a helper of a split
-/// point to plan the node's moves as the node itself would.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct NodeContext {
-    pub(crate) ply: usize,
-    /// The depth the node's moves are planned with (lowered once a move raised alpha).
-    pub(crate) depth: i32,
-    pub(crate) is_pv: bool,
-    pub(crate) cut_node: bool,
-    pub(crate) facing: Facing,
-    /// The static value improved on the side's last node (two plies up); by how much.
-    pub(crate) improvement: i32,
-    pub(crate) tt_move: Option<Cell>,
-    /// The node's static value is far enough above beta that it will probably fail high.
-    pub(crate) likely_fail_high: bool,
-    pub(crate) tt_pv: bool,
-    /// The window when the plan is made (the reduction of a PV node shrinks with its width).
-    pub(crate) alpha: i32,
-    pub(crate) beta: i32,
-}
-
-/// Why a move is not searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Pruned {
-    /// Past the node's move count: so are all the moves after it.
-    ByCount,
-    /// This move alone.
-    Alone,
-}
-
-/// How a move is searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct MovePlan {
-    /// The depth of the move's full search.
-    pub(crate) depth: i32,
-    /// A first, reduced null-window search at this depth (late moves).
-    pub(crate) reduced: Option<i32>,
-}
 
 /// `ln` of 0..=255, per rule family, times the family's factor (see `LMR_FACTOR`).
 static LOG_TABLE: LazyLock<[[f32; 256]; 3]> = LazyLock::new(|| {

@@ -6,7 +6,7 @@
 //! by the clock has already tried the previous best; `root_verified` holds the best move whose
 //! search finished above the window's alpha.
 
-use super::node::{MovePlan, NodeContext};
+use super::{MovePlan, NodeContext};
 use super::{RootMove, Thread, INF};
 use crate::movepick::Facing;
 use crate::movepick::{self, MoveList};
