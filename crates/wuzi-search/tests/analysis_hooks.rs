@@ -5,9 +5,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use wuzi_core::{Board, Color, Point, Rule};
+use wuzi_core::{Board, Color, Point, Rule, Threat};
+use wuzi_search::tactics::{
+    has_winning_double_three, has_winning_four_three, has_winning_open_four, settle, win_in,
+    Settled,
+};
 use wuzi_search::{DrawRule, Info, Limits, RootEvent, Searcher, WIN_MIN};
-use wuzi_testkit::position::board_from_moves;
+use wuzi_testkit::position::{board_from_moves, board_to_move};
 
 /// Black (to move) has an open three on row 8 (h8 i8 j8); White's stones are far away.
 fn open_three() -> Board {
@@ -191,5 +195,151 @@ fn the_lines_of_a_cut_multipv_search_are_each_from_a_completed_search() {
             assert!(same, "{ms} ms, line {}: {line:?} never reported", k + 1);
         }
         assert_eq!(r.best, firsts[0]);
+    }
+}
+
+/// Two copies, far apart, of a cluster that gives `x` a static win, `o` to move: one stone of
+/// `o` can spoil one copy only, so after any move of `o` the search's next node settles the
+/// other copy's win without search (`tactics::settle`: five plies from there, the four-three
+/// or double three, the block, the open four, the block, the five). `x`'s five is therefore
+/// the sixth stone from the root; `o` has too few stones for a four of its own.
+const FOUR_THREE: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    ".oxxx..........", // a closed three: (5, 3) makes a four with it ...
+    ".....x.........", // ... and an open three with these two
+    ".....x.........",
+    "...............",
+    "...............",
+    "...............",
+    ".........x.....",
+    ".........x.....",
+    "..........xxxo.",
+    "...............",
+    "...............",
+    "...............",
+];
+
+const DOUBLE_THREE: [&str; 15] = [
+    "..............o",
+    "...............",
+    "...............",
+    "....xx.........", // (3, 3) makes two open threes: with these two ...
+    "...x...........", // ... and with these two
+    "...x...........",
+    "...............",
+    "...............",
+    "...............",
+    "...........x...",
+    "...........x...",
+    ".........xx....",
+    "...............",
+    "...............",
+    "o..............",
+];
+
+/// The diagram with `winner` as `x` (the colours swapped for White), its opponent to move.
+fn static_win_position(rows: &[&str], rule: Rule, winner: Color) -> Board {
+    let swapped: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            row.chars()
+                .map(|c| match (c, winner) {
+                    ('x', Color::White) => 'o',
+                    ('o', Color::White) => 'x',
+                    _ => c,
+                })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&str> = swapped.iter().map(String::as_str).collect();
+    board_to_move(&rows, rule, winner.opponent())
+}
+
+/// Checks the position is what the test means: after a stone of the loser far from both
+/// copies, the winner (to move) has the static win `kind` (and no quicker one).
+fn assert_static_win(board: &Board, kind: Threat, winner: Color) {
+    let mut after = board.clone();
+    after
+        .play(Point::new(7, 0))
+        .expect("a free point for the loser");
+    assert_eq!(after.side_to_move(), winner);
+    assert!(!has_winning_open_four(&mut after, winner), "no open four");
+    match kind {
+        Threat::FourThree => assert!(has_winning_four_three(&mut after, winner)),
+        _ => {
+            assert!(!has_winning_four_three(&mut after, winner), "no four-three");
+            assert!(has_winning_double_three(&mut after, winner));
+        }
+    }
+    assert!(matches!(settle(&mut after, 1, true), Settled::Value(v) if v == win_in(1, 5)));
+}
+
+/// The stone-limit guard on the static wins: a four-three or double three settled at a node
+/// counts only if its five comes by the last stone. Checked to fail with the guard taken out
+/// of `Thread::settle_node` (`within_draw_rule`), and with it taken out for the five-ply wins
+/// alone (the open-four and five tests above still pass then): the search then reports the
+/// loser's loss at a limit one stone short.
+#[test]
+fn a_static_win_whose_five_comes_after_the_stone_limit_is_no_win() {
+    let cases: [(&[&str], Threat, Rule, Color); 9] = [
+        (
+            &FOUR_THREE,
+            Threat::FourThree,
+            Rule::Freestyle,
+            Color::Black,
+        ),
+        (&FOUR_THREE, Threat::FourThree, Rule::Standard, Color::Black),
+        (&FOUR_THREE, Threat::FourThree, Rule::Renju, Color::Black),
+        (&FOUR_THREE, Threat::FourThree, Rule::Renju, Color::White),
+        (&FOUR_THREE, Threat::FourThree, Rule::Caro, Color::Black),
+        (
+            &FOUR_THREE,
+            Threat::FourThree,
+            Rule::CaroExact,
+            Color::White,
+        ),
+        // Not under caro (an open three's open four may not win there), nor for renju
+        // Black (a double three is forbidden to it).
+        (
+            &DOUBLE_THREE,
+            Threat::DoubleThree,
+            Rule::Freestyle,
+            Color::Black,
+        ),
+        (
+            &DOUBLE_THREE,
+            Threat::DoubleThree,
+            Rule::Standard,
+            Color::White,
+        ),
+        (
+            &DOUBLE_THREE,
+            Threat::DoubleThree,
+            Rule::Renju,
+            Color::White,
+        ),
+    ];
+    for (rows, kind, rule, winner) in cases {
+        let b = static_win_position(rows, rule, winner);
+        assert_static_win(&b, kind, winner);
+        let n = b.move_count();
+        let what = format!("{kind:?} of {winner:?} under {rule:?}");
+        let with = |stones: Option<usize>| Limits {
+            draw: stones.map(|stones| DrawRule {
+                stones,
+                winner: None,
+            }),
+            ..depth(4)
+        };
+        // The loser to move: its loss is the winner's win.
+        let r = search(&b, &with(None));
+        assert!(r.score <= -WIN_MIN, "{what}, no limit: {r:?}");
+        // The five is stone n + 6: a limit at n + 5 leaves no win, only a draw or a value.
+        let r = search(&b, &with(Some(n + 5)));
+        assert!(r.score.abs() < WIN_MIN, "{what}, drawn at {}: {r:?}", n + 5);
+        let r = search(&b, &with(Some(n + 6)));
+        assert!(r.score <= -WIN_MIN, "{what}, drawn at {}: {r:?}", n + 6);
     }
 }
