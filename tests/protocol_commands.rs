@@ -332,13 +332,21 @@ fn yxnbest_reports_n_lines_then_the_best_move() {
         .filter_map(|m| m.parse().ok())
         .collect();
     let deepest = infos.iter().map(|i| i.depth).max().unwrap_or(0);
-    let last: Vec<&SearchInfo> = infos.iter().filter(|i| i.depth == deepest).collect();
+    // The deepest iteration's lines; when its passes found them in another order than the
+    // final one (a later line scoring above an earlier), the final lines follow them again,
+    // best first: the last three are what the search answers.
+    let deepest_lines: Vec<&SearchInfo> = infos.iter().filter(|i| i.depth == deepest).collect();
+    let last = &deepest_lines[deepest_lines.len().saturating_sub(3)..];
     assert_eq!(
         last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
         vec![Some(1), Some(2), Some(3)],
         "{messages:?}"
     );
     assert_eq!(last[0].pv.first(), Some(&best));
+    assert!(
+        last.windows(2).all(|w| w[0].score >= w[1].score),
+        "the final lines come best first: {messages:?}"
+    );
     let firsts: Vec<_> = last.iter().filter_map(|i| i.pv.first()).collect();
     assert_eq!(firsts.len(), 3);
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
