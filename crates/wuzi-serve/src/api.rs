@@ -46,10 +46,13 @@ use wuzi_core::notation::parse_moves;
 use wuzi_core::{Color, Rule};
 use wuzi_search::Limits;
 
-use crate::app::{self, state_json, App, JobKind, JobSpec};
+use crate::app::{self, App};
 use crate::assets;
 use crate::error::ApiError;
 use crate::game::{parse_point, parse_rule, parse_size, Game};
+use crate::job::{self, JobKind, JobSpec};
+use crate::session::{self, Subscriber};
+use crate::state::state_json;
 
 type Shared = State<Arc<App>>;
 
@@ -435,7 +438,7 @@ async fn action(
             } else {
                 body::<ReviewReq>(&headers, bytes, limit)?.spec(&app)?
             };
-            let job = app::start_job(&app, &session, spec).await?;
+            let job = job::start_job(&app, &session, spec).await?;
             let state = state_json(&session, &session.lock());
             return Ok(json(
                 StatusCode::ACCEPTED,
@@ -444,7 +447,7 @@ async fn action(
         }
         "stop" => {
             body::<serde_json::Map<String, serde_json::Value>>(&headers, bytes, limit)?;
-            app::stop_job(&session);
+            job::stop_job(&session);
         }
         _ => {
             let change = read_change(&action, &headers, bytes, limit)?;
@@ -506,7 +509,7 @@ fn read_change(
 }
 
 /// Applies a change all or nothing; a change of the position stops the search on it.
-fn apply(inner: &mut app::Inner, change: Change) -> Result<(), ApiError> {
+fn apply(inner: &mut session::Inner, change: Change) -> Result<(), ApiError> {
     let mut game = inner.game.clone();
     let resign = matches!(change, Change::Resign(_));
     match change {
@@ -541,9 +544,9 @@ async fn events(
     struct Feed {
         first: Option<SseEvent>,
         rx: tokio::sync::broadcast::Receiver<app::Event>,
-        session: Arc<app::Session>,
+        session: Arc<session::Session>,
         shutdown: tokio::sync::watch::Receiver<bool>,
-        _subscriber: app::Subscriber,
+        _subscriber: Subscriber,
     }
     let feed = Feed {
         first: Some(first),
