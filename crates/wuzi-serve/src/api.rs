@@ -18,7 +18,7 @@
 //! | `POST .../goto` `{ply}` | show the position after `ply` moves |
 //! | `POST .../load` `{text, rule?, size?, game?}` | an SGF, PSQ or move list |
 //! | `POST .../resign` `{color}` | that side resigns |
-//! | `POST .../think` `{mode?, time_ms?, depth?, nodes?, lines?, threads?}` | search (`move` plays the best move, `analyse` does not) |
+//! | `POST .../think` `{mode?, time_ms?, depth?, nodes?, lines?, threads?, level?}` | search (`move` plays the best move, or at a `level` below 100 the level's choice; `analyse` plays nothing and runs at full strength) |
 //! | `POST .../review` `{time_ms?, depth?, threads?}` | evaluate every position of the game |
 //! | `POST .../stop` | stop the search (a `move` search then plays its best move so far) |
 //! | `GET .../events` | the event stream: `state`, `info` (progress), `done` |
@@ -44,6 +44,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use wuzi_core::notation::parse_moves;
 use wuzi_core::{Color, Rule};
+use wuzi_search::strength::FULL_STRENGTH;
 use wuzi_search::Limits;
 
 use crate::app::{self, App};
@@ -270,6 +271,7 @@ struct ThinkReq {
     nodes: Option<u64>,
     lines: Option<usize>,
     threads: Option<u64>,
+    level: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -339,6 +341,18 @@ impl ThinkReq {
         if self.nodes == Some(0) {
             return Err(ApiError::bad_request("nodes must be at least 1"));
         }
+        let level = self.level.unwrap_or(FULL_STRENGTH);
+        if level > FULL_STRENGTH {
+            return Err(ApiError::bad_request(format!(
+                "level {level}: playing levels are 0 to {FULL_STRENGTH} ({FULL_STRENGTH} is full strength)"
+            )));
+        }
+        if kind == JobKind::Analyse && level < FULL_STRENGTH {
+            return Err(ApiError::bad_request(format!(
+                "level {level}: an analysis always runs at full strength; a level is for the \
+                 engine's moves (mode \"move\")"
+            )));
+        }
         let mut time = time_limit(self.time_ms)?;
         let depth = depth_limit(self.depth)?;
         if kind == JobKind::Move && time.is_none() && depth.is_none() && self.nodes.is_none() {
@@ -357,6 +371,7 @@ impl ThinkReq {
                 ..Limits::default()
             },
             threads: threads(app, self.threads)?,
+            level,
         })
     }
 }
@@ -379,6 +394,7 @@ impl ReviewReq {
                 ..Limits::default()
             },
             threads: threads(app, self.threads)?,
+            level: FULL_STRENGTH,
         })
     }
 }

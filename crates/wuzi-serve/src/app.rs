@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use tokio::sync::watch;
+use wuzi_core::rng::Rng;
 
 use crate::error::ApiError;
 use crate::game::Game;
@@ -56,6 +57,8 @@ pub struct App {
     pub(crate) next_job: AtomicU64,
     ids: std::collections::hash_map::RandomState,
     next_id: AtomicU64,
+    /// Seeds the sessions' generators: from the clock, so that games differ from run to run.
+    seed: u64,
     shutdown: watch::Sender<bool>,
 }
 
@@ -70,6 +73,7 @@ impl App {
             // Keyed by the operating system's randomness: session names nobody can guess.
             ids: std::collections::hash_map::RandomState::new(),
             next_id: AtomicU64::new(0),
+            seed: Rng::from_clock().next_u64(),
             shutdown: watch::channel(false).0,
         }
     }
@@ -98,13 +102,15 @@ impl App {
         }
     }
 
-    fn new_id(&self) -> String {
+    /// A new session's name and its generator (for the playing levels' choices).
+    fn new_id(&self) -> (String, Rng) {
         let n = self.next_id.fetch_add(1, Ordering::Relaxed);
-        format!(
+        let id = format!(
             "{:016x}{:016x}",
             self.ids.hash_one((n, 0u8)),
             self.ids.hash_one((n, 1u8))
-        )
+        );
+        (id, Rng::for_item(self.seed, n))
     }
 
     /// A new session with a new game; at the bound, the longest unwatched session that has
@@ -133,7 +139,8 @@ impl App {
                 }
             }
         }
-        let session = Arc::new(Session::new(self.new_id(), game));
+        let (id, rng) = self.new_id();
+        let session = Arc::new(Session::new(id, game, rng));
         sessions.insert(session.id.clone(), session.clone());
         Ok(session)
     }

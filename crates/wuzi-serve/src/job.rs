@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tokio::sync::watch;
+use wuzi_search::strength::{self, FULL_STRENGTH};
 use wuzi_search::{Info, Limits, Searcher};
 use wuzi_show::Game as Record;
 
@@ -41,6 +42,9 @@ pub struct JobSpec {
     pub kind: JobKind,
     pub limits: Limits,
     pub threads: usize,
+    /// The playing level of a search for a move, 0 to [`FULL_STRENGTH`] (the full search);
+    /// an analysis and a review always run at full strength.
+    pub level: u64,
 }
 
 pub(crate) struct Job {
@@ -50,6 +54,8 @@ pub(crate) struct Job {
     pub(crate) done: watch::Receiver<bool>,
     /// Positions evaluated and to evaluate (a review).
     pub(crate) progress: (usize, usize),
+    /// The playing level it searches at.
+    pub(crate) level: u64,
 }
 
 /// Stops the session's job, if any, and waits (a bounded time) until it has ended.
@@ -126,6 +132,7 @@ pub async fn start_job(
             stop: stop.clone(),
             done: done_rx,
             progress: (0, total),
+            level: spec.level,
         });
         work
     };
@@ -205,7 +212,11 @@ struct DoneView {
     score: Option<i32>,
     depth: u32,
     nodes: u64,
-    /// Whether the best move was played on the board.
+    /// The playing level searched at (100: full strength).
+    level: u64,
+    /// The move the level chose among the search's lines: `best` at full strength.
+    chosen: Option<String>,
+    /// Whether the chosen move was played on the board.
     played: bool,
     error: Option<String>,
 }
@@ -228,6 +239,8 @@ fn run_job(
         score: None,
         depth: 0,
         nodes: 0,
+        level: spec.level,
+        chosen: None,
         played: false,
         error: None,
     };
@@ -253,13 +266,26 @@ fn run_job(
         }
     };
     let to_move = board.side_to_move();
+    // Below full strength a move's search runs with the level's limits, and the move is the
+    // level's choice among its lines; only the best line is shown, as the others are the
+    // level's candidates, not an analysis.
+    let level = (spec.kind == JobKind::Move && spec.level < FULL_STRENGTH)
+        .then(|| strength::level(spec.level));
+    let limits = match &level {
+        Some(level) => strength::limits(level, &spec.limits),
+        None => spec.limits.clone(),
+    };
+    let shown = if level.is_some() { 1 } else { limits.multipv };
     let mut on_info = |info: &Info| {
+        if info.multipv > shown {
+            return;
+        }
         let mut p = lock(&progress);
         p.lines.insert(info.multipv, info.clone());
         p.latest = Some(info.clone());
         p.dirty = true;
     };
-    let result = searcher.search(&board, &spec.limits, &stop, &mut on_info);
+    let result = searcher.search(&board, &limits, &stop, &mut on_info);
     drop(searcher);
     {
         // The last progress, then no more: the ticker sends nothing once `finished` is set.
@@ -274,7 +300,8 @@ fn run_job(
         done.score = Some(r.score);
         done.depth = r.depth;
         done.nodes = r.nodes;
-        let mut inner = session.lock();
+        let mut locked = session.lock();
+        let inner = &mut *locked;
         let still_current = inner.job.as_ref().is_some_and(|j| j.id == guard.id);
         let game = &mut inner.game;
         let same_position = game.line() == work.line && game.ply() == work.ply;
@@ -285,7 +312,12 @@ fn run_job(
                 Eval::of(work.rule, to_move, r.score, r.depth),
             );
             if spec.kind == JobKind::Move {
-                match game.play(r.best) {
+                let chosen = match &level {
+                    Some(level) => strength::choose(r, level, &mut inner.rng),
+                    None => r.best,
+                };
+                done.chosen = Some(chosen.name());
+                match game.play(chosen) {
                     Ok(()) => done.played = true,
                     Err(e) => done.error = Some(e.message),
                 }

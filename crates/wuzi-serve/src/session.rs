@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use tokio::sync::broadcast;
+use wuzi_core::rng::Rng;
 
 use crate::app::{lock, Event};
 use crate::game::Game;
@@ -21,6 +22,8 @@ use crate::state::state_json;
 pub struct Inner {
     pub game: Game,
     pub(crate) job: Option<Job>,
+    /// The session's one generator: the playing level's choices of its moves.
+    pub(crate) rng: Rng,
 }
 
 impl Inner {
@@ -53,10 +56,14 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(id: String, game: Game) -> Session {
+    pub fn new(id: String, game: Game, rng: Rng) -> Session {
         Session {
             id,
-            inner: Mutex::new(Inner { game, job: None }),
+            inner: Mutex::new(Inner {
+                game,
+                job: None,
+                rng,
+            }),
             events: broadcast::channel(64).0,
             subscribers: AtomicUsize::new(0),
             last_seen: Mutex::new(Instant::now()),

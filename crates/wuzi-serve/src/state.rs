@@ -16,6 +16,8 @@ struct JobView {
     kind: JobKind,
     done: usize,
     total: usize,
+    /// The playing level it searches at (100: full strength).
+    level: u64,
 }
 
 #[derive(Serialize)]
@@ -74,7 +76,7 @@ struct StateView<'a> {
     job: Option<JobView>,
     board_svg: Option<String>,
     geometry: Geometry,
-    /// Whether playing levels are offered (the engine's levels are not in this build).
+    /// Whether playing levels are offered (`level` of a search for a move).
     levels: bool,
 }
 
@@ -109,13 +111,14 @@ pub fn state_json(session: &Session, inner: &Inner) -> String {
             kind: j.kind,
             done: j.progress.0,
             total: j.progress.1,
+            level: j.level,
         }),
         board_svg: g.picture(&[]).ok(),
         geometry: Geometry {
             cell: wuzi_show::svg::CELL,
             margin: wuzi_show::svg::MARGIN,
         },
-        levels: false,
+        levels: true,
     };
     serde_json::to_string(&view).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
 }
