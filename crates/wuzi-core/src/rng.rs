@@ -25,6 +25,15 @@ impl Rng {
         Rng(seed)
     }
 
+    /// A generator seeded from the clock and the process id, so that runs differ (a playing
+    /// level's choices); everything reproducible seeds [`Rng::new`] instead.
+    pub fn from_clock() -> Rng {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Rng::new(now ^ (u64::from(std::process::id()) << 32))
+    }
+
     /// A generator for item `index` of a stream: independent of how items are scheduled.
     pub fn for_item(seed: u64, index: u64) -> Rng {
         let mut r = Rng(seed ^ index.wrapping_mul(GAMMA));

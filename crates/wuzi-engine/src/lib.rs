@@ -10,8 +10,8 @@
 //! [`game`] holds the all-or-nothing position operations, [`block`] reads blocks of lines up
 //! to `DONE`, [`report`] writes a search's progress (the `show_detail` levels), and the
 //! analysis commands are built on the searcher's public API: [`swap2`] makes the swap2
-//! choices, [`balance`] the balance search, [`defend`] `YXSEARCHDEFEND`, [`strength`] the
-//! playing levels. [`run`], with the command line's [`Flags`], is the one entry point.
+//! choices, [`balance`] the balance search, [`defend`] `YXSEARCHDEFEND`; the playing
+//! levels are `wuzi_search::strength`'s. [`run`], with the command line's [`Flags`], is the one entry point.
 
 pub mod balance;
 pub mod block;
@@ -24,7 +24,6 @@ pub mod output;
 pub mod report;
 pub mod session;
 pub mod settings;
-pub mod strength;
 pub mod swap2;
 pub mod timer;
 pub mod worker;

@@ -33,7 +33,7 @@ pub const MAX_DEFAULT_TABLE_BYTES: u64 = 256 << 20;
 /// Largest table at all.
 pub const MAX_TABLE_BYTES: u64 = 16 << 30;
 /// Full strength (`INFO strength`).
-pub const FULL_STRENGTH: u64 = 100;
+pub use wuzi_search::strength::FULL_STRENGTH;
 /// Gomocup's renju tournaments declare a game drawn after this many moves (stones).
 pub const RENJU_DRAW_STONES: usize = 200;
 

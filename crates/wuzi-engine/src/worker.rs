@@ -26,9 +26,9 @@ use crate::balance::{self, Balanced};
 use crate::defend::{self, Defence};
 use crate::output::Output;
 use crate::report::{Realtimer, Reporter, Reporting};
-use crate::strength;
 use crate::swap2::{self, Swap2Answer};
 use wuzi_protocol::{Coord, Reply, SearchInfo};
+use wuzi_search::strength;
 
 /// A search for a move (or for `multipv` moves).
 pub struct Think {
@@ -103,14 +103,6 @@ pub enum Outcome {
     Failed,
 }
 
-/// A seed for the playing levels' choices: different in every process.
-fn seed() -> u64 {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    now ^ (u64::from(std::process::id()) << 32)
-}
-
 /// Starts the search thread. `done` receives `(id, outcome)` for every job with an id; it
 /// returns false when nobody listens any more.
 pub fn spawn<F>(
@@ -126,7 +118,7 @@ where
         .name("search".into())
         .stack_size(16 << 20)
         .spawn(move || {
-            let mut rng = Rng::new(seed());
+            let mut rng = Rng::from_clock();
             for job in jobs {
                 let (id, outcome) = match job {
                     Job::Clear => {

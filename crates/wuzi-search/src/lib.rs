@@ -29,6 +29,7 @@ pub mod params;
 mod quick;
 pub mod search;
 pub mod solve;
+pub mod strength;
 pub mod tactics;
 pub mod threat;
 pub mod tt;

@@ -18,7 +18,7 @@
 //! | `POST .../goto` `{ply}` | show the position after `ply` moves |
 //! | `POST .../load` `{text, rule?, size?, game?}` | an SGF, PSQ or move list |
 //! | `POST .../resign` `{color}` | that side resigns |
-//! | `POST .../think` `{mode?, time_ms?, depth?, nodes?, lines?, threads?}` | search (`move` plays the best move, `analyse` does not) |
+//! | `POST .../think` `{mode?, time_ms?, depth?, nodes?, lines?, threads?, level?}` | search (`move` plays the best move, or at a `level` below 100 the level's choice; `analyse` plays nothing and runs at full strength) |
 //! | `POST .../review` `{time_ms?, depth?, threads?}` | evaluate every position of the game |
 //! | `POST .../stop` | stop the search (a `move` search then plays its best move so far) |
 //! | `GET .../events` | the event stream: `state`, `info` (progress), `done` |
@@ -44,12 +44,16 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use wuzi_core::notation::parse_moves;
 use wuzi_core::{Color, Rule};
+use wuzi_search::strength::FULL_STRENGTH;
 use wuzi_search::Limits;
 
-use crate::app::{self, state_json, App, JobKind, JobSpec};
+use crate::app::{self, App};
 use crate::assets;
 use crate::error::ApiError;
 use crate::game::{parse_point, parse_rule, parse_size, Game};
+use crate::job::{self, JobKind, JobSpec};
+use crate::session::{self, Subscriber};
+use crate::state::state_json;
 
 type Shared = State<Arc<App>>;
 
@@ -267,6 +271,7 @@ struct ThinkReq {
     nodes: Option<u64>,
     lines: Option<usize>,
     threads: Option<u64>,
+    level: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -336,6 +341,18 @@ impl ThinkReq {
         if self.nodes == Some(0) {
             return Err(ApiError::bad_request("nodes must be at least 1"));
         }
+        let level = self.level.unwrap_or(FULL_STRENGTH);
+        if level > FULL_STRENGTH {
+            return Err(ApiError::bad_request(format!(
+                "level {level}: playing levels are 0 to {FULL_STRENGTH} ({FULL_STRENGTH} is full strength)"
+            )));
+        }
+        if kind == JobKind::Analyse && level < FULL_STRENGTH {
+            return Err(ApiError::bad_request(format!(
+                "level {level}: an analysis always runs at full strength; a level is for the \
+                 engine's moves (mode \"move\")"
+            )));
+        }
         let mut time = time_limit(self.time_ms)?;
         let depth = depth_limit(self.depth)?;
         if kind == JobKind::Move && time.is_none() && depth.is_none() && self.nodes.is_none() {
@@ -354,6 +371,7 @@ impl ThinkReq {
                 ..Limits::default()
             },
             threads: threads(app, self.threads)?,
+            level,
         })
     }
 }
@@ -376,6 +394,7 @@ impl ReviewReq {
                 ..Limits::default()
             },
             threads: threads(app, self.threads)?,
+            level: FULL_STRENGTH,
         })
     }
 }
@@ -435,7 +454,7 @@ async fn action(
             } else {
                 body::<ReviewReq>(&headers, bytes, limit)?.spec(&app)?
             };
-            let job = app::start_job(&app, &session, spec).await?;
+            let job = job::start_job(&app, &session, spec).await?;
             let state = state_json(&session, &session.lock());
             return Ok(json(
                 StatusCode::ACCEPTED,
@@ -444,7 +463,7 @@ async fn action(
         }
         "stop" => {
             body::<serde_json::Map<String, serde_json::Value>>(&headers, bytes, limit)?;
-            app::stop_job(&session);
+            job::stop_job(&session);
         }
         _ => {
             let change = read_change(&action, &headers, bytes, limit)?;
@@ -506,7 +525,7 @@ fn read_change(
 }
 
 /// Applies a change all or nothing; a change of the position stops the search on it.
-fn apply(inner: &mut app::Inner, change: Change) -> Result<(), ApiError> {
+fn apply(inner: &mut session::Inner, change: Change) -> Result<(), ApiError> {
     let mut game = inner.game.clone();
     let resign = matches!(change, Change::Resign(_));
     match change {
@@ -541,9 +560,9 @@ async fn events(
     struct Feed {
         first: Option<SseEvent>,
         rx: tokio::sync::broadcast::Receiver<app::Event>,
-        session: Arc<app::Session>,
+        session: Arc<session::Session>,
         shutdown: tokio::sync::watch::Receiver<bool>,
-        _subscriber: app::Subscriber,
+        _subscriber: Subscriber,
     }
     let feed = Feed {
         first: Some(first),

@@ -3,8 +3,12 @@
 //!
 //! - [`game`]: a session's game (a line of moves, a cursor, the outcome, the evaluations),
 //!   over `wuzi_core`'s board; records read and written by `wuzi_show`;
-//! - [`app`]: the sessions, the bounded search slots, and the jobs that run
-//!   `wuzi_search::Searcher` (one per running job, on its own thread), with their progress;
+//! - [`app`]: the table of sessions and the bounded search slots;
+//! - [`session`]: one board: its game, its job, the pages watching it;
+//! - [`job`]: the jobs that run `wuzi_search::Searcher` (one per running job, on its own
+//!   thread): a move, an analysis, a review;
+//! - [`progress`]: a search's progress, sent to the pages a few times a second;
+//! - [`state`]: the session's state as JSON, what the page draws;
 //! - [`api`]: the HTTP routes (axum): the JSON API, the event stream, the page;
 //! - [`assets`]: the page's files, compiled in;
 //! - [`error`]: refused requests ([`ApiError`]) and why the server did not start
@@ -19,6 +23,10 @@ pub mod app;
 pub mod assets;
 pub mod error;
 pub mod game;
+pub mod job;
+pub mod progress;
+pub mod session;
+pub mod state;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::mpsc;

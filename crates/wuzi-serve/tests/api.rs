@@ -558,3 +558,127 @@ fn shutdown_ends_open_streams_and_searches() {
     let rest = std::iter::from_fn(|| events.next()).count();
     assert!(rest < 100);
 }
+
+#[test]
+fn a_game_at_a_low_level_is_played_to_the_end_with_legal_moves() {
+    let server = server(4, 2);
+    let addr = server.addr();
+    let id = id_of(&new_session(addr, r#"{"rule":"freestyle","size":15}"#));
+    let mut events = Events::open(addr, &id);
+    events.until("state", READ_LIMIT);
+    let budget = wuzi_search::strength::level(0).nodes;
+    let mut moves: Vec<String> = Vec::new();
+    loop {
+        // A depth no level-0 move reaches: the level's node budget is what ends each search.
+        let a = post(
+            addr,
+            &format!("/api/sessions/{id}/think"),
+            r#"{"mode":"move","depth":60,"time_ms":60000,"level":0}"#,
+        );
+        assert_eq!(a.status, 202, "{a:?}");
+        assert_eq!(a.json()["state"]["job"]["level"], 0, "{a:?}");
+        let done = events.until("done", READ_LIMIT);
+        assert_eq!(
+            (done["level"].as_u64(), done["played"].as_bool()),
+            (Some(0), Some(true)),
+            "{done}"
+        );
+        let nodes = done["nodes"].as_u64().expect("nodes");
+        assert!(
+            nodes <= 2 * budget,
+            "{nodes} nodes at level 0 (budget {budget})"
+        );
+        let s = wait_state(addr, &id, READ_LIMIT, |s| s["job"].is_null());
+        let now = moves_of(&s);
+        assert_eq!(now.len(), moves.len() + 1, "one move per search: {now:?}");
+        assert_eq!(
+            now[..moves.len()],
+            moves[..],
+            "the game so far is unchanged"
+        );
+        assert_eq!(
+            done["chosen"].as_str(),
+            now.last().map(String::as_str),
+            "{done}"
+        );
+        moves = now;
+        // Every move legal: the game replays on an independent board.
+        let (winner, at) = replayed_winner(Rule::Freestyle, 15, &moves);
+        if !s["result"].is_null() {
+            assert_eq!(at, moves.len(), "the game went on after its end");
+            let expected = winner.map_or(Value::Null, |c| {
+                Value::from(if c == Color::Black { "black" } else { "white" })
+            });
+            assert_eq!(s["result"]["winner"], expected, "{}", s["result"]);
+            break;
+        }
+        assert!(winner.is_none(), "a five the server did not see: {moves:?}");
+        assert!(moves.len() < 225, "the board is full without a result");
+    }
+}
+
+#[test]
+fn bad_levels_are_refused_and_change_nothing() {
+    let server = server(4, 2);
+    let addr = server.addr();
+    let id = id_of(&new_session(addr, "{}"));
+    act(addr, &id, "move", r#"{"point":"h8"}"#);
+    let before = state(addr, &id);
+    let think = format!("/api/sessions/{id}/think");
+    let cases = [
+        (r#"{"mode":"move","level":101}"#, "level 101"),
+        (r#"{"mode":"move","level":1000000}"#, "0 to 100"),
+        (r#"{"mode":"move","level":-1}"#, "invalid value"),
+        (r#"{"mode":"move","level":"weak"}"#, "invalid type"),
+        (r#"{"mode":"move","level":50.5}"#, "invalid type"),
+        (r#"{"mode":"analyse","level":50}"#, "full strength"),
+    ];
+    for (body, words) in cases {
+        let text = post(addr, &think, body).refused(400);
+        assert!(text.contains(words), "{body}: {text:?} lacks {words:?}");
+        let now = state(addr, &id);
+        assert_eq!(moves_of(&now), moves_of(&before), "{body}");
+        assert!(now["job"].is_null(), "{body}: a job started: {now}");
+    }
+    // An analysis at full strength, said or not, is taken.
+    let a = post(addr, &think, r#"{"mode":"analyse","level":100,"depth":1}"#);
+    assert_eq!(a.status, 202, "{a:?}");
+    wait_state(addr, &id, READ_LIMIT, |s| s["job"].is_null());
+    assert_eq!(moves_of(&state(addr, &id)), ["h8"]);
+}
+
+#[test]
+fn level_100_plays_what_the_full_search_plays() {
+    let server = server(4, 2);
+    let addr = server.addr();
+    let opening = ["h8", "i9", "h9", "h10", "j8", "g10"];
+    let mut board = Board::new(15, 15, Rule::Standard).expect("board");
+    for m in opening {
+        board.play(parse_moves(m).expect("name")[0]).expect("legal");
+    }
+    let limits = wuzi_search::Limits {
+        max_depth: Some(4),
+        ..wuzi_search::Limits::default()
+    };
+    // The server's searcher: one thread, a table of the test server's size, a fresh table.
+    let mut searcher = wuzi_search::Searcher::new(4 << 20);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let full = searcher
+        .search(&board, &limits, &stop, &mut |_| {})
+        .expect("a move")
+        .best
+        .name();
+    for body in [
+        r#"{"mode":"move","depth":4,"level":100}"#,
+        r#"{"mode":"move","depth":4}"#,
+    ] {
+        let id = id_of(&new_session(addr, r#"{"rule":"standard","size":15}"#));
+        for m in opening {
+            act(addr, &id, "move", &format!(r#"{{"point":"{m}"}}"#));
+        }
+        act(addr, &id, "think", body);
+        let s = wait_state(addr, &id, READ_LIMIT, |s| s["job"].is_null());
+        assert_eq!(moves_of(&s).len(), opening.len() + 1, "{body}: {s}");
+        assert_eq!(moves_of(&s).last(), Some(&full), "{body}");
+    }
+}

@@ -1,5 +1,6 @@
 //! The page in headless Chromium against a real server: a game played to a five by clicking,
-//! the thinking display, take back (by mouse and keyboard), the page on a phone-sized touch
+//! the playing level set in the page and carried to the engine's moves, the thinking display,
+//! take back (by mouse and keyboard), the page on a phone-sized touch
 //! screen, an SGF file loaded and reviewed with the graph, and the renju forbidden points
 //! shown, also through a shared link. Each test saves a screenshot under `target/`
 //! (`CARGO_TARGET_TMPDIR/wuzi-serve-shots/`) and fails if the page threw or logged an error.
@@ -178,6 +179,78 @@ fn a_game_played_by_clicking_ends_in_a_five() {
         "every move is drawn"
     );
     browser.screenshot(&shots().join("play-five.png"));
+    browser.assert_no_errors();
+}
+
+#[test]
+fn the_playing_level_set_in_the_page_goes_with_the_engine_s_moves() {
+    let Some((server, mut browser)) = setup("level", 1100, 800) else {
+        return;
+    };
+    let addr = server.addr();
+    let id = session_id(&mut browser);
+    // Every think request the page sends, with the server's answer.
+    browser.eval(
+        "(() => { window.thinks = []; const f = window.fetch; \
+         window.fetch = async (url, init) => { const r = await f(url, init); \
+         if (String(url).endsWith('/think')) { \
+           let answer = null; try { answer = await r.clone().json(); } catch (e) { answer = null; } \
+           window.thinks.push({ body: JSON.parse(init.body), status: r.status, answer }); } \
+         return r; }; })()",
+    );
+    browser.set_value("#level", "20");
+    browser.set_value("#depth", "1");
+    // Playing White: the engine moves first.
+    browser.set_value("#colour", "white");
+    let s = wait_state(addr, &id, WAIT, |s| {
+        moves_of(s).len() == 1 && s["job"].is_null()
+    });
+    let thinks = browser.wait_for("window.thinks.length > 0 && window.thinks", WAIT);
+    let first = &thinks[0];
+    assert_eq!(first["body"]["mode"], "move", "{thinks}");
+    assert_eq!(
+        first["body"]["level"], 20,
+        "the request carries the level: {thinks}"
+    );
+    assert_eq!(first["status"], 202, "{thinks}");
+    assert_eq!(
+        first["answer"]["state"]["job"]["level"], 20,
+        "the server searches at the level: {thinks}"
+    );
+    // A level out of range: the engine's move is refused with the server's message, and the
+    // game stays as it was.
+    browser.set_value("#level", "150");
+    let engine = moves_of(&s)[0];
+    let reply = if engine == Point::new(0, 0) {
+        Point::new(1, 0)
+    } else {
+        Point::new(0, 0)
+    };
+    click_point(&mut browser, reply);
+    let message = browser.wait_for(
+        "(() => { const m = document.getElementById('message'); \
+         return !m.hidden && m.textContent.includes('level 150') && m.textContent; })()",
+        WAIT,
+    );
+    assert!(
+        message.as_str().is_some_and(|t| t.contains("0 to 100")),
+        "{message}"
+    );
+    let s = wait_state(addr, &id, WAIT, |s| s["job"].is_null());
+    assert_eq!(moves_of(&s), [engine, reply]);
+    browser.screenshot(&shots().join("level.png"));
+    // Put right, the level lets the engine move, and that request carries it.
+    browser.set_value("#level", "0");
+    let s = wait_state(addr, &id, WAIT, |s| {
+        moves_of(s).len() == 3 && s["job"].is_null()
+    });
+    assert_eq!(moves_of(&s)[..2], [engine, reply]);
+    let last = browser.eval("window.thinks[window.thinks.length - 1]");
+    assert_eq!(
+        (last["body"]["level"].as_u64(), last["status"].as_u64()),
+        (Some(0), Some(202)),
+        "{last}"
+    );
     browser.assert_no_errors();
 }
 

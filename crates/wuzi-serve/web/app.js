@@ -180,6 +180,9 @@ function thinkBody(mode) {
     body.time_ms = Number($('time').value);
     const depth = Number($('depth').value);
     if (depth > 0) body.depth = depth;
+    // Sent as typed: the server refuses a level out of 0 to 100 with a clear message.
+    const level = $('level').value.trim();
+    if (level !== '') body.level = Number(level);
   } else {
     body.lines = Number($('lines').value);
   }
@@ -648,7 +651,7 @@ function setMode(mode) {
 
 function saveSettings() {
   const keep = {};
-  for (const id of ['rule', 'size', 'size-other', 'colour', 'time', 'depth', 'threads', 'lines', 'review-time']) keep[id] = $(id).value;
+  for (const id of ['rule', 'size', 'size-other', 'colour', 'time', 'depth', 'threads', 'level', 'lines', 'review-time']) keep[id] = $(id).value;
   keep.numbers = $('numbers').checked;
   localStorage.setItem('wuzi-settings', JSON.stringify(keep));
 }
@@ -740,10 +743,12 @@ function bind() {
     goto(Math.round(((at.x - 12) / (600 - 24)) * n));
   });
   $('size').addEventListener('change', () => { $('size-other-label').hidden = $('size').value !== 'other'; });
-  for (const id of ['rule', 'size', 'size-other', 'colour', 'time', 'depth', 'threads', 'review-time']) {
+  for (const id of ['rule', 'size', 'size-other', 'colour', 'time', 'depth', 'threads', 'level', 'review-time']) {
     $(id).addEventListener('change', saveSettings);
   }
   $('colour').addEventListener('change', () => { if (S.state) render(); if (S.mode === 'play') maybeEngineMove(); });
+  // A level put right after a refusal lets the engine move.
+  $('level').addEventListener('change', () => { if (S.mode === 'play') maybeEngineMove(); });
 }
 
 async function start() {

@@ -1,4 +1,5 @@
-//! Playing levels (`INFO strength N`, 0 to 100) for people who want a weaker opponent.
+//! Playing levels (0 to 100; the protocol's `INFO strength N`, the browser board's level) for
+//! people who want a weaker opponent.
 //!
 //! The method: a level searches with a node budget that halves every ten levels below full
 //! strength and asks for several lines (more the weaker it is). Most moves it then plays the
@@ -12,9 +13,12 @@
 //! is the full search, unchanged. The levels' strength against full strength is measured in
 //! `docs/analysis.md`.
 
+use crate::{Limits, SearchResult, WIN_MIN};
 use wuzi_core::rng::Rng;
 use wuzi_core::Point;
-use wuzi_search::{Limits, SearchResult, WIN_MIN};
+
+/// Full strength: the full search, unchanged.
+pub const FULL_STRENGTH: u64 = 100;
 
 /// The parameters of one level.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,7 +90,7 @@ pub fn choose(result: &SearchResult, level: &Level, rng: &mut Rng) -> Point {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wuzi_search::{CutoffStats, PvLine, WIN};
+    use crate::{CutoffStats, PvLine, WIN};
 
     fn result(lines: &[(u8, i32)]) -> SearchResult {
         let lines: Vec<(Point, i32)> = lines.iter().map(|&(x, s)| (Point::new(x, 0), s)).collect();
