@@ -54,6 +54,9 @@ pub struct Balanced {
     pub value: i32,
 }
 
+/// Screened candidates, each with its distance from the target.
+type Screened = Vec<(i32, Balanced)>;
+
 /// Candidates for the side to move of `board`: legal, unblocked, near the stones, nearest
 /// the middle of the stones first.
 pub fn candidates(board: &Board, blocked: &[Point]) -> Vec<Point> {
@@ -182,7 +185,7 @@ fn pick(
         }
         Some(b)
     };
-    let mut screened: Vec<(i32, Balanced)> = Vec::new();
+    let mut screened: Screened = Vec::new();
     for moves in sequences {
         if known.iter().any(|k| k.moves == moves) {
             continue;
@@ -231,10 +234,10 @@ fn pick(
 fn finalists(
     board: &Board,
     known: &[Balanced],
-    mut screened: Vec<(i32, Balanced)>,
+    mut screened: Screened,
     target: i32,
     stop: &AtomicBool,
-) -> Option<(Vec<(i32, Balanced)>, Balanced, i32)> {
+) -> Option<(Screened, Balanced, i32)> {
     screened.sort_by_key(|(distance, _)| *distance);
     screened.truncate(2 * FINALISTS);
     screened.retain(|(_, c)| !lost_to_threats(board, &c.moves, stop));
@@ -422,7 +425,7 @@ fn pick_pair(
             value: r.score,
         })
     };
-    let mut screened: Vec<(i32, Balanced)> = Vec::new();
+    let mut screened: Screened = Vec::new();
     for first in candidates(board, blocked) {
         if (!screened.is_empty() || !known.is_empty())
             && out_of_time(start, base, SCREENING_TENTHS, stop)
