@@ -10,7 +10,7 @@ use wuzi_match::clock::TimeControl;
 use wuzi_match::opening::load_suite;
 use wuzi_match::{EndReason, MatchConfig};
 use wuzi_testkit::data::openings_dir;
-use wuzi_testkit::matches::{play_within, wuzi};
+use wuzi_testkit::matches::{assert_regular_ends, play_within, wuzi};
 
 #[test]
 fn selfplay_at_short_time_control_two_at_once_has_no_time_losses() {
@@ -42,13 +42,8 @@ fn selfplay_at_short_time_control_two_at_once_has_no_time_losses() {
         );
     }
     assert_eq!(summary.games.len(), 4);
+    assert_regular_ends(&summary);
     for g in &summary.games {
-        assert!(
-            g.reason == EndReason::Five || g.reason.is_draw(),
-            "game {}: {}",
-            g.index + 1,
-            g.reason
-        );
         if g.reason == EndReason::Five {
             let mut board = Board::new(15, 15, wuzi_core::Rule::Freestyle).unwrap();
             for m in &g.moves {

@@ -8,10 +8,10 @@ use std::time::Duration;
 use wuzi_core::Rule;
 use wuzi_match::clock::TimeControl;
 use wuzi_match::opening::load_suite;
-use wuzi_match::{EndReason, MatchConfig, MatchSummary};
+use wuzi_match::{MatchConfig, MatchSummary};
 use wuzi_protocol::SearchInfo;
 use wuzi_testkit::data::openings_dir;
-use wuzi_testkit::matches::{play_within, wuzi};
+use wuzi_testkit::matches::{assert_regular_ends, play_within, wuzi};
 
 fn scratch(name: &str) -> PathBuf {
     wuzi_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), &format!("match-wuzi-{name}"))
@@ -33,14 +33,7 @@ fn quick(cfg: &mut MatchConfig) {
 
 fn play(cfg: MatchConfig) -> MatchSummary {
     let summary = play_within(Duration::from_secs(100), cfg);
-    for g in &summary.games {
-        assert!(
-            g.reason == EndReason::Five || g.reason.is_draw(),
-            "game {}: {}",
-            g.index + 1,
-            g.reason
-        );
-    }
+    assert_regular_ends(&summary);
     summary
 }
 

@@ -54,6 +54,9 @@ pub struct Balanced {
     pub value: i32,
 }
 
+/// Screened candidates, each with its distance from the target.
+type Screened = Vec<(i32, Balanced)>;
+
 /// Candidates for the side to move of `board`: legal, unblocked, near the stones, nearest
 /// the middle of the stones first.
 pub fn candidates(board: &Board, blocked: &[Point]) -> Vec<Point> {
@@ -182,7 +185,7 @@ fn pick(
         }
         Some(b)
     };
-    let mut screened: Vec<(i32, Balanced)> = Vec::new();
+    let mut screened: Screened = Vec::new();
     for moves in sequences {
         if known.iter().any(|k| k.moves == moves) {
             continue;
@@ -198,19 +201,7 @@ fn pick(
             screened.push(((value - target).abs(), Balanced { moves, value }));
         }
     }
-    screened.sort_by_key(|(distance, _)| *distance);
-    screened.truncate(2 * FINALISTS);
-    screened.retain(|(_, c)| !lost_to_threats(board, &c.moves, stop));
-    screened.truncate(FINALISTS);
-    let mut best = known
-        .iter()
-        .min_by_key(|k| (k.value - target).abs())
-        .or(screened.first().map(|(_, b)| b))
-        .cloned()?;
-    let mut best_distance = (best.value - target).abs();
-    if known.is_empty() {
-        best_distance = i32::MAX;
-    }
+    let (screened, mut best, mut best_distance) = finalists(board, &known, screened, target, stop)?;
     let count = screened.len() as u32;
     for (i, (screen_distance, candidate)) in screened.iter().enumerate() {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -233,6 +224,35 @@ fn pick(
         }
     }
     Some(best)
+}
+
+/// The finalists of a screening (`screened`: distance to `target`, candidate): the
+/// [`FINALISTS`] closest that leave the side to move no win by threats; and the answer to
+/// start from, with its distance: the closest of the deep lines `known`, else the closest
+/// finalist with distance `i32::MAX` (a screening value is shallow: any deeper value of a
+/// finalist replaces it). `None` when there is neither.
+fn finalists(
+    board: &Board,
+    known: &[Balanced],
+    mut screened: Screened,
+    target: i32,
+    stop: &AtomicBool,
+) -> Option<(Screened, Balanced, i32)> {
+    screened.sort_by_key(|(distance, _)| *distance);
+    screened.truncate(2 * FINALISTS);
+    screened.retain(|(_, c)| !lost_to_threats(board, &c.moves, stop));
+    screened.truncate(FINALISTS);
+    let best = known
+        .iter()
+        .min_by_key(|k| (k.value - target).abs())
+        .or(screened.first().map(|(_, b)| b))
+        .cloned()?;
+    let distance = if known.is_empty() {
+        i32::MAX
+    } else {
+        (best.value - target).abs()
+    };
+    Some((screened, best, distance))
 }
 
 /// A multi-PV search of `board` (reached from the root by `prefix`) within `share` of the
@@ -405,7 +425,7 @@ fn pick_pair(
             value: r.score,
         })
     };
-    let mut screened: Vec<(i32, Balanced)> = Vec::new();
+    let mut screened: Screened = Vec::new();
     for first in candidates(board, blocked) {
         if (!screened.is_empty() || !known.is_empty())
             && out_of_time(start, base, SCREENING_TENTHS, stop)
@@ -417,20 +437,7 @@ fn pick_pair(
             screened.push(((pair.value - target).abs(), pair));
         }
     }
-    screened.sort_by_key(|(distance, _)| *distance);
-    screened.truncate(2 * FINALISTS);
-    screened.retain(|(_, c)| !lost_to_threats(board, &c.moves, stop));
-    screened.truncate(FINALISTS);
-    let mut best = known
-        .iter()
-        .min_by_key(|k| (k.value - target).abs())
-        .or(screened.first().map(|(_, b)| b))
-        .cloned()?;
-    let mut best_distance = if known.is_empty() {
-        i32::MAX
-    } else {
-        (best.value - target).abs()
-    };
+    let (screened, mut best, mut best_distance) = finalists(board, &known, screened, target, stop)?;
     let count = screened.len() as u32;
     for (i, (_, candidate)) in screened.iter().enumerate() {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {

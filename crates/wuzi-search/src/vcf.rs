@@ -519,7 +519,7 @@ mod tests {
 
     /// A dense renju position (stones of both colours dropped on the central square).
     fn dense(seed: u64) -> Board {
-        let mut rng = wuzi_testkit::Lcg(seed);
+        let mut rng = wuzi_core::rng::Rng::new(seed);
         let mut board = Board::new(15, 15, Rule::Renju).expect("size");
         let black = 14 + (seed % 15) as usize;
         for (color, n) in [(Color::Black, black), (Color::White, black * 3 / 4)] {
@@ -528,7 +528,7 @@ mod tests {
                 if placed == n {
                     break;
                 }
-                let p = Point::new(3 + rng.next(9) as u8, 3 + rng.next(9) as u8);
+                let p = Point::new(3 + rng.below(9) as u8, 3 + rng.below(9) as u8);
                 if board.is_empty_at(p) && board.place(color, p).is_ok() {
                     placed += 1;
                 }

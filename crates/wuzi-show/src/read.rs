@@ -69,6 +69,17 @@ fn property(tree: &str, key: &str) -> Option<String> {
 }
 
 /// Splits a collection into its game trees (the text of each, brackets included).
+/// Game tree `game` (1-based) of an SGF collection.
+fn nth_game_tree(text: &str, game: usize) -> Result<&str, ShowError> {
+    let trees = game_trees(text);
+    game.checked_sub(1)
+        .and_then(|i| trees.get(i).copied())
+        .ok_or(ShowError::NoSuchGame {
+            wanted: game,
+            found: trees.len(),
+        })
+}
+
 fn game_trees(text: &str) -> Vec<&str> {
     let mut trees = Vec::new();
     let (mut depth, mut start, mut in_value, mut escaped) = (0usize, 0usize, false, false);
@@ -118,27 +129,13 @@ pub fn sgf_game_count(text: &str) -> usize {
 /// The value of property `key` (`GN`, `PB`, `RE`, ...) of game `game` (1-based) of an SGF
 /// collection, escapes undone; `Ok(None)` when the game lacks it.
 pub fn sgf_property(text: &str, game: usize, key: &str) -> Result<Option<String>, ShowError> {
-    let trees = game_trees(text);
-    let tree = game
-        .checked_sub(1)
-        .and_then(|i| trees.get(i))
-        .ok_or(ShowError::NoSuchGame {
-            wanted: game,
-            found: trees.len(),
-        })?;
+    let tree = nth_game_tree(text, game)?;
     Ok(property(tree, key))
 }
 
 /// Reads game `game` (1-based) of an SGF collection.
 pub fn read_sgf(text: &str, game: usize) -> Result<Game, ShowError> {
-    let trees = game_trees(text);
-    let tree = game
-        .checked_sub(1)
-        .and_then(|i| trees.get(i))
-        .ok_or(ShowError::NoSuchGame {
-            wanted: game,
-            found: trees.len(),
-        })?;
+    let tree = nth_game_tree(text, game)?;
     let (width, height) = match property(tree, "SZ") {
         Some(v) => {
             let parse = |s: &str| {

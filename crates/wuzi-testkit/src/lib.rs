@@ -8,7 +8,6 @@
 //! - [`tactics`]: the threat-solver cases (positions, solver limits, expected lines);
 //! - [`engine`]: a Gomocup engine driven over pipes as a manager drives it, with a timeout on
 //!   every read, so a broken engine fails a test instead of hanging it;
-//! - [`Lcg`]: the one test generator that is not `wuzi_core::rng::Rng` (see its note);
 //! - [`scratch`]: a fresh folder for a test's files; [`within`]: work that must end in time;
 //!   [`env_or`]: a setting from the environment (more cases, more depth);
 //! - `search` (feature `search`): a search to a fixed depth;
@@ -70,23 +69,5 @@ pub fn within<T: Send + 'static>(
     match rx.recv_timeout(limit) {
         Ok(r) => (r, started.elapsed()),
         Err(_) => panic!("{what} did not finish within {limit:?}"),
-    }
-}
-
-/// A 64-bit linear congruential sequence (high bits out), kept only for the solver's unit
-/// test in `wuzi-search`'s `vcf.rs`: that test searches seeded dense positions for a rare case
-/// and finds it on this sequence's positions, not on `wuzi_core::rng::Rng`'s (none in its 400
-/// seeds). Every other test draws from `Rng`; once that test builds its case another way,
-/// this goes.
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// A number in `0..bound` (0 when `bound` is 0).
-    pub fn next(&mut self, bound: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % bound.max(1)
     }
 }

@@ -1,10 +1,11 @@
 //! Matches as the tests run them: engine specs of the built engines, and a match that must end
-//! within a time limit (the runner must never hang).
+//! within a time limit (the runner must never hang), and the check that its games ended
+//! regularly.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use wuzi_match::{run_match, EngineSpec, MatchConfig, MatchError, MatchSummary, Quiet};
+use wuzi_match::{run_match, EndReason, EngineSpec, MatchConfig, MatchError, MatchSummary, Quiet};
 
 use crate::engine::workspace_binary;
 use crate::within;
@@ -52,5 +53,18 @@ pub fn play_within(limit: Duration, cfg: MatchConfig) -> MatchSummary {
     match run_within(limit, cfg).0 {
         Ok(s) => s,
         Err(e) => panic!("match failed: {e}"),
+    }
+}
+
+/// Fails the test unless every game of `summary` ended regularly: by a five or a draw (full
+/// board or the move limit), none by time or a fault.
+pub fn assert_regular_ends(summary: &MatchSummary) {
+    for g in &summary.games {
+        assert!(
+            g.reason == EndReason::Five || g.reason.is_draw(),
+            "game {}: {}",
+            g.index + 1,
+            g.reason
+        );
     }
 }

@@ -5,8 +5,8 @@
 
 use super::{Defences, VctLimits, VctSolver, ABSOLUTE, DEFEND_KEY, MARK};
 use crate::threat::{
-    first_two, five_points, four_reply, game_over, is_legal, losing_line, position_key, FourReply,
-    Node, Outcome, SolveResult, TableTag, NONE,
+    first_two, five_points, four_reply, is_legal, losing_line, position_key, FourReply, Node,
+    Outcome, SolveResult, NONE,
 };
 use crate::vcf::UNLIMITED;
 use wuzi_core::{Bitboard, Board, Cell, Color};
@@ -16,17 +16,8 @@ impl VctSolver<'_> {
     /// Iterative deepening from depth 0, so a win found is among the shortest in the threat
     /// space searched. The board is left as it was.
     pub fn solve(&mut self, board: &mut Board, attacker: Color, limits: &VctLimits) -> Outcome {
-        self.attacker = attacker;
-        self.threat_depth = limits.threat_depth.clamp(1, UNLIMITED) as u16;
-        self.nodes = 0;
-        self.limit = limits.node_limit;
-        self.deadline = limits.deadline;
-        self.threats.set_deadline(limits.deadline);
-        self.counters.set_deadline(limits.deadline);
-        self.table
-            .prepare(TableTag::of(board, self.threat_depth as u32));
         let outcome = |result, nodes| Outcome { result, nodes };
-        if game_over(board) {
+        if !self.begin(board, attacker, limits) {
             return outcome(SolveResult::NoWin, 0);
         }
         let max_depth = limits.max_depth.min(UNLIMITED) as u16;
@@ -95,6 +86,26 @@ impl VctSolver<'_> {
         Some(line)
     }
 
+    /// Stores the result of a node searched below the table probe (a failure as deep as the
+    /// depth cut-offs under it allow, a win with its first move) and restores the caller's
+    /// depth-cut mark (`outer_cut`, set aside before the search), joined with this node's.
+    fn finish(&mut self, key: u64, depth: u16, ply: usize, outer_cut: bool, result: Node) -> Node {
+        let cut_here = self.depth_cut;
+        self.depth_cut |= outer_cut;
+        match result {
+            Node::Fail => self
+                .table
+                .store_fail(key, if cut_here { depth } else { ABSOLUTE }),
+            Node::Win => {
+                if let Some(&m) = self.pv.get(ply).first() {
+                    self.table.store_win(key, depth, m);
+                }
+            }
+            Node::Abort => {}
+        }
+        result
+    }
+
     /// Attacker to move with `depth` attacker moves left. On a win `pv[ply]` holds the line.
     fn attack(&mut self, board: &mut Board, depth: u16, ply: usize) -> Node {
         if self.spent() {
@@ -133,20 +144,7 @@ impl VctSolver<'_> {
         }
         let outer_cut = std::mem::replace(&mut self.depth_cut, false);
         let result = self.attack_inner(board, depth, ply, df, hint);
-        let cut_here = self.depth_cut;
-        self.depth_cut |= outer_cut;
-        match result {
-            Node::Fail => self
-                .table
-                .store_fail(key, if cut_here { depth } else { ABSOLUTE }),
-            Node::Win => {
-                if let Some(&m) = self.pv.get(ply).first() {
-                    self.table.store_win(key, depth, m);
-                }
-            }
-            Node::Abort => {}
-        }
-        result
+        self.finish(key, depth, ply, outer_cut, result)
     }
 
     fn attack_inner(
@@ -279,20 +277,7 @@ impl VctSolver<'_> {
         }
         let outer_cut = std::mem::replace(&mut self.depth_cut, false);
         let result = self.defend_threat(board, depth, ply);
-        let cut_here = self.depth_cut;
-        self.depth_cut |= outer_cut;
-        match result {
-            Node::Fail => self
-                .table
-                .store_fail(key, if cut_here { depth } else { ABSOLUTE }),
-            Node::Win => {
-                if let Some(&m) = self.pv.get(ply).first() {
-                    self.table.store_win(key, depth, m);
-                }
-            }
-            Node::Abort => {}
-        }
-        result
+        self.finish(key, depth, ply, outer_cut, result)
     }
 
     /// The attacker's last move was not a four: it must be a threat, and every defence must

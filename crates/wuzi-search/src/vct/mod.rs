@@ -40,7 +40,8 @@ mod dfs;
 mod pn;
 
 use crate::threat::{
-    distance, is_legal, line_still_wins, threat_score, PvStack, SolveResult, Table, NONE,
+    distance, game_over, is_legal, line_still_wins, threat_score, PvStack, SolveResult, Table,
+    TableTag, NONE,
 };
 use crate::vcf::{line_zone, Probe, VcfSolver, UNLIMITED};
 use std::sync::atomic::AtomicBool;
@@ -165,6 +166,22 @@ impl<'s> VctSolver<'s> {
     /// Nodes visited by the last call (VCF nodes included).
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Sets up a solve of either kind (iterative deepening or proof numbers) for `attacker`
+    /// within `limits`: counters, budget, deadline, and the table for this position. False
+    /// when the game is already over (there is nothing to solve).
+    fn begin(&mut self, board: &Board, attacker: Color, limits: &VctLimits) -> bool {
+        self.attacker = attacker;
+        self.threat_depth = limits.threat_depth.clamp(1, UNLIMITED) as u16;
+        self.nodes = 0;
+        self.limit = limits.node_limit;
+        self.deadline = limits.deadline;
+        self.threats.set_deadline(limits.deadline);
+        self.counters.set_deadline(limits.deadline);
+        self.table
+            .prepare(TableTag::of(board, self.threat_depth as u32));
+        !game_over(board)
     }
 
     /// Counts a node; true when the budget or the time is spent.

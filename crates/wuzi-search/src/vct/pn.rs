@@ -5,8 +5,8 @@
 
 use super::{Defences, VctLimits, VctSolver, DEFEND_KEY};
 use crate::threat::{
-    first_two, five_points, four_reply, game_over, is_legal, losing_line, position_key, FourReply,
-    Outcome, SolveResult, TableTag,
+    first_two, five_points, four_reply, is_legal, losing_line, position_key, FourReply, Outcome,
+    SolveResult,
 };
 use crate::vcf::UNLIMITED;
 use std::collections::HashMap;
@@ -133,17 +133,8 @@ impl VctSolver<'_> {
     /// 55 MB for the default 18 bits and 14 MB for 16; past that, unsolved nodes are forgotten
     /// (slower, still correct).
     pub fn solve_pn(&mut self, board: &mut Board, attacker: Color, limits: &VctLimits) -> Outcome {
-        self.attacker = attacker;
-        self.threat_depth = limits.threat_depth.clamp(1, UNLIMITED) as u16;
-        self.nodes = 0;
-        self.limit = limits.node_limit;
-        self.deadline = limits.deadline;
-        self.threats.set_deadline(limits.deadline);
-        self.counters.set_deadline(limits.deadline);
-        self.table
-            .prepare(TableTag::of(board, self.threat_depth as u32));
         let outcome = |result, nodes| Outcome { result, nodes };
-        if game_over(board) {
+        if !self.begin(board, attacker, limits) {
             return outcome(SolveResult::NoWin, 0);
         }
         let depth = limits.max_depth.min(UNLIMITED) as u16;
