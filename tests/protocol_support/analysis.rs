@@ -142,3 +142,57 @@ pub fn cpu_ticks(pid: u32) -> u64 {
     };
     num(11) + num(12)
 }
+
+/// A quiet opening, Black to move (h8 i9 i7 g9): no threat sequence ends the search early,
+/// so every iteration runs and reports.
+pub fn midgame() -> Board {
+    board_of(&[(7, 7), (8, 8), (8, 6), (6, 8)], 15, Rule::Freestyle)
+}
+
+/// Black (to move) has an open three on row 8; White's stones are far away.
+pub fn open_three() -> Board {
+    board_of(
+        &[(7, 7), (0, 0), (8, 7), (0, 14), (9, 7), (14, 0)],
+        15,
+        Rule::Freestyle,
+    )
+}
+
+pub fn engine_with(board: &Board, settings: &[&str]) -> Engine {
+    let mut e = Engine::spawn();
+    for s in settings {
+        e.send(s);
+    }
+    assert_eq!(e.ask(&format!("START {}", board.width())), "OK");
+    send_yxboard(&mut e, board);
+    e
+}
+
+/// The engine's position is `board`: every stone refuses a move onto it, and the engine's
+/// answer to the next move is legal there.
+pub fn assert_position(e: &mut Engine, board: &Board) {
+    for (_, p) in board.history() {
+        let reply = e.ask(&format!("TURN {},{}", p.x, p.y));
+        if !reply.starts_with("ERROR ") {
+            e.fail(&format!("stone {p} missing: TURN onto it gave {reply:?}"));
+        }
+    }
+    let mut b = board.clone();
+    let next = super::free_point(&b);
+    e.send(&format!("TURN {},{}", next.x, next.y));
+    super::play_checked(e, &mut b, next);
+    let m = e.expect_move();
+    super::play_checked(e, &mut b, m);
+}
+
+/// Sends a command whose answer is one line, `MESSAGE` lines included, and returns it.
+pub fn ask_line(e: &mut Engine, line: &str) -> String {
+    e.send(line);
+    e.line_within(super::PROMPT)
+        .unwrap_or_else(|| e.fail(&format!("no answer to {line:?}")))
+}
+
+pub fn is_free(board: &Board, c: wuzi_protocol::Coord) -> bool {
+    let p = Point::new(c.x as u8, c.y as u8);
+    board.contains(p) && board.is_empty_at(p)
+}
