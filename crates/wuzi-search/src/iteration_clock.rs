@@ -46,6 +46,16 @@ impl IterationClock {
         }
     }
 
+    /// Whether the search of a forced move (one root move) may stop after `depth`: in play (a
+    /// soft limit), after a few iterations for its score or an eighth of the soft limit.
+    /// Without a soft limit (a depth, a node budget, a measurement) it is searched like any
+    /// other position. Searching it on to the hard limit where a turn's unused time is lost
+    /// was measured and lost (`docs/journal/search.md`, 2026-11-27).
+    pub(crate) fn forced_move_done(&self, depth: i32, elapsed: Duration) -> bool {
+        self.soft
+            .is_some_and(|soft| depth >= 8 || elapsed * 8 >= soft)
+    }
+
     pub(crate) fn may_start_iteration(&self, elapsed: Duration, last_iteration: Duration) -> bool {
         let Some(soft) = self.soft else {
             return true;
@@ -111,6 +121,23 @@ mod tests {
         }
         assert!(c.may_start_iteration(ms(500), ms(100)));
         assert!(!c.may_start_iteration(ms(600), ms(100)));
+    }
+
+    #[test]
+    fn a_forced_move_stops_early_only_in_play() {
+        let without_clock = IterationClock::new(&Limits::default());
+        assert!(!without_clock.forced_move_done(20, ms(0)));
+        let only_hard = IterationClock::new(&Limits {
+            hard_time: Some(ms(100)),
+            ..Limits::default()
+        });
+        assert!(!only_hard.forced_move_done(20, ms(90)));
+        // In play: a few iterations, or an eighth of the soft limit.
+        for c in [clock(100, 100), clock(100, 300)] {
+            assert!(!c.forced_move_done(7, ms(12)));
+            assert!(c.forced_move_done(8, ms(0)));
+            assert!(c.forced_move_done(3, ms(13)));
+        }
     }
 
     #[test]

@@ -373,3 +373,45 @@ fn the_horizon_vcf_finds_the_defence_the_static_evaluation_misses() {
         without.best
     );
 }
+
+/// A forced move (one legal answer) stops after a few iterations in play (a soft limit);
+/// to a depth asked for, or with only a hard limit (a measurement), it is searched like any
+/// position.
+#[test]
+fn a_forced_move_stops_early_only_in_play() {
+    let rows = [
+        ". . . . . . . . . .",
+        ". o x x x x . . . .",
+        ". . . . . . . . . .",
+        ". . . o . . . . . .",
+        ". . . . . o . . . .",
+        ". . . . . . . . . .",
+    ];
+    let b = board_to_move(&rows, Rule::Freestyle, Color::White);
+    let search = |limits: Limits| {
+        let mut searcher = Searcher::new(1 << 20);
+        searcher
+            .search(&b, &limits, &AtomicBool::new(false), &mut |_| {})
+            .expect("a legal move")
+    };
+    let deep = 12;
+    let minute = std::time::Duration::from_secs(60);
+    let to_depth = search(Limits {
+        max_depth: Some(deep),
+        ..Limits::default()
+    });
+    assert_eq!((to_depth.best, to_depth.depth), (P(6, 1), deep));
+    let hard_only = search(Limits {
+        max_depth: Some(deep),
+        hard_time: Some(minute),
+        ..Limits::default()
+    });
+    assert_eq!((hard_only.best, hard_only.depth), (P(6, 1), deep));
+    let in_play = search(Limits {
+        max_depth: Some(deep),
+        soft_time: Some(minute),
+        hard_time: Some(minute),
+        ..Limits::default()
+    });
+    assert_eq!((in_play.best, in_play.depth), (P(6, 1), 8));
+}

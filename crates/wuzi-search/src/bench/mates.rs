@@ -440,8 +440,9 @@ impl WuziMates {
                 max_nodes: Some(nodes),
                 ..Limits::default()
             },
+            // Only a hard limit: every iteration starts while there is time, and a forced
+            // root is read on like any position, not stopped as in play.
             None => Limits {
-                soft_time: Some(self.settings.cap),
                 hard_time: Some(self.settings.cap),
                 ..Limits::default()
             },

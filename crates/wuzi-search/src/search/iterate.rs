@@ -202,14 +202,8 @@ pub(crate) fn deepen(
             break;
         }
         clock.record(depth, completed[0].cell != best_before);
-        if moves.len() == 1
-            && (depth >= 8
-                || thread
-                    .limits()
-                    .soft_time
-                    .is_some_and(|soft| thread.elapsed() * 8 >= soft))
-        {
-            break; // A forced move: a few iterations for its score, no more.
+        if moves.len() == 1 && clock.forced_move_done(depth, thread.elapsed()) {
+            break; // A forced move in play: a few iterations for its score, no more.
         }
         let best_score = completed[0].score;
         if best_score.abs() >= WIN_MIN && WIN - best_score.abs() <= depth {
