@@ -245,7 +245,13 @@ fn the_playing_level_set_in_the_page_goes_with_the_engine_s_moves() {
         moves_of(s).len() == 3 && s["job"].is_null()
     });
     assert_eq!(moves_of(&s)[..2], [engine, reply]);
-    let last = browser.eval("window.thinks[window.thinks.length - 1]");
+    // The page's record of a request lands once its answer's body is read, which may be
+    // after the engine's move shows in the state: wait for the record itself.
+    let last = browser.wait_for(
+        "(() => { const t = window.thinks[window.thinks.length - 1]; \
+         return t && t.body.level !== 150 && t; })()",
+        WAIT,
+    );
     assert_eq!(
         (last["body"]["level"].as_u64(), last["status"].as_u64()),
         (Some(0), Some(202)),
