@@ -37,18 +37,20 @@ fn takes_a_five_under_every_rule() {
     }
 }
 
+/// Black's four on row 1, blocked on the left: White's one answer is (6, 1).
+const FOUR_TO_BLOCK: [&str; 6] = [
+    ". . . . . . . . . .",
+    ". o x x x x . . . .",
+    ". . . . . . . . . .",
+    ". . . o . . . . . .",
+    ". . . . . o . . . .",
+    ". . . . . . . . . .",
+];
+
 #[test]
 fn blocks_the_only_five_point() {
-    let rows = [
-        ". . . . . . . . . .",
-        ". o x x x x . . . .",
-        ". . . . . . . . . .",
-        ". . . o . . . . . .",
-        ". . . . . o . . . .",
-        ". . . . . . . . . .",
-    ];
     for rule in Rule::ALL {
-        let b = board_to_move(&rows, rule, Color::White);
+        let b = board_to_move(&FOUR_TO_BLOCK, rule, Color::White);
         assert_eq!(best(&b, 4).best, P(6, 1), "{rule}");
     }
 }
@@ -379,15 +381,7 @@ fn the_horizon_vcf_finds_the_defence_the_static_evaluation_misses() {
 /// position.
 #[test]
 fn a_forced_move_stops_early_only_in_play() {
-    let rows = [
-        ". . . . . . . . . .",
-        ". o x x x x . . . .",
-        ". . . . . . . . . .",
-        ". . . o . . . . . .",
-        ". . . . . o . . . .",
-        ". . . . . . . . . .",
-    ];
-    let b = board_to_move(&rows, Rule::Freestyle, Color::White);
+    let b = board_to_move(&FOUR_TO_BLOCK, Rule::Freestyle, Color::White);
     let search = |limits: Limits| {
         let mut searcher = Searcher::new(1 << 20);
         searcher
