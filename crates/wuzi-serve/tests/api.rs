@@ -20,6 +20,25 @@ fn moves_of(state: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Waits for the engine's search to end, checks that it added exactly one move to `moves`,
+/// and returns the state and the game's moves.
+fn one_move_added(
+    addr: std::net::SocketAddr,
+    id: &str,
+    moves: &[String],
+    limit: Duration,
+) -> (Value, Vec<String>) {
+    let s = wait_state(addr, id, limit, |s| s["job"].is_null());
+    let now = moves_of(&s);
+    assert_eq!(now.len(), moves.len() + 1, "one move per search: {now:?}");
+    assert_eq!(
+        now[..moves.len()],
+        moves[..],
+        "the game so far is unchanged"
+    );
+    (s, now)
+}
+
 fn id_of(state: &Value) -> String {
     state["session"].as_str().expect("session id").to_string()
 }
@@ -53,14 +72,7 @@ fn the_engine_plays_a_whole_game_against_itself() {
         );
         assert_eq!(a.status, 202, "{a:?}");
         assert!(a.json()["job"].as_u64().is_some());
-        let s = wait_state(addr, &id, Duration::from_secs(20), |s| s["job"].is_null());
-        let now = moves_of(&s);
-        assert_eq!(now.len(), moves.len() + 1, "one move per search: {now:?}");
-        assert_eq!(
-            now[..moves.len()],
-            moves[..],
-            "the game so far is unchanged"
-        );
+        let (s, now) = one_move_added(addr, &id, &moves, Duration::from_secs(20));
         moves = now;
         assert!(
             s["evals"][moves.len() - 1].is_object(),
@@ -588,14 +600,7 @@ fn a_game_at_a_low_level_is_played_to_the_end_with_legal_moves() {
             nodes <= 2 * budget,
             "{nodes} nodes at level 0 (budget {budget})"
         );
-        let s = wait_state(addr, &id, READ_LIMIT, |s| s["job"].is_null());
-        let now = moves_of(&s);
-        assert_eq!(now.len(), moves.len() + 1, "one move per search: {now:?}");
-        assert_eq!(
-            now[..moves.len()],
-            moves[..],
-            "the game so far is unchanged"
-        );
+        let (s, now) = one_move_added(addr, &id, &moves, READ_LIMIT);
         assert_eq!(
             done["chosen"].as_str(),
             now.last().map(String::as_str),
