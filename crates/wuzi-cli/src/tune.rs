@@ -50,6 +50,10 @@ pub struct DatagenArgs {
     /// positions of those that end in a five.
     #[arg(long)]
     pub import: Vec<PathBuf>,
+    /// Also write the positions where the side to move has a proven win, flagged for the
+    /// move ordering's fit; `wuzi tune` of the evaluation skips them.
+    #[arg(long)]
+    pub proven_wins: bool,
     /// The records file to write (appended to if it exists).
     #[arg(long)]
     pub out: PathBuf,
@@ -197,6 +201,7 @@ fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
         balance_limit: 150,
         max_plies: size * size,
         eval: args.eval,
+        proven_wins: args.proven_wins,
     };
     let pb = bar(args.games as u64, args.quiet, "games");
     let summary = pool(args.threads)?.install(|| {
@@ -249,7 +254,12 @@ fn tune_inner(args: &TuneArgs) -> Result<(), TuneError> {
     let layout = Layout::for_rule(rule);
     let mut records = Vec::new();
     for path in &args.data {
-        records.extend(read_records(path)?.into_iter().filter(|r| r.rule == rule));
+        // Proven wins are there for the move ordering, not as evaluation targets.
+        records.extend(
+            read_records(path)?
+                .into_iter()
+                .filter(|r| r.rule == rule && !r.proven),
+        );
     }
     if records.len() < 10 {
         return Err(TuneError::Data(format!(
