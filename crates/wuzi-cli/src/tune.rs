@@ -55,6 +55,10 @@ pub struct DatagenArgs {
     /// `wuzi tune` (or concatenated), are the records one run writes.
     #[arg(long, value_name = "K/N", conflicts_with = "import")]
     pub shard: Option<Shard>,
+    /// Also write the positions where the side to move has a proven win, flagged for the
+    /// move ordering's fit; `wuzi tune` of the evaluation skips them.
+    #[arg(long)]
+    pub proven_wins: bool,
     /// The records file to write (appended to if it exists; an unfinished piece at its end,
     /// left by a stopped run, is replaced).
     #[arg(long)]
@@ -213,6 +217,7 @@ fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
         balance_limit: 150,
         max_plies: size * size,
         eval: args.eval,
+        proven_wins: args.proven_wins,
     };
     let games = args.shard.unwrap_or(Shard::WHOLE).block(args.games);
     let threads = pool(args.threads)?;
@@ -281,7 +286,8 @@ fn tune_inner(args: &TuneArgs) -> Result<(), TuneError> {
     let records: Vec<Record> = loaded
         .records
         .into_iter()
-        .filter(|r| r.rule == rule)
+        // Proven wins are there for the move ordering, not as evaluation targets.
+        .filter(|r| r.rule == rule && !r.proven)
         .collect();
     if records.len() < 10 {
         return Err(TuneError::Data(format!(

@@ -5,7 +5,10 @@
 //! A position is written when the evaluation could be asked about it: nobody can make a five
 //! and the side to move cannot make a straight four (the search settles those before it
 //! evaluates), and the search score is not a proven result. Each record carries the search
-//! score and, once the game is over, its result.
+//! score, the search's best move (the move played) and, once the game is over, its result.
+//! With `proven_wins`, the positions of that kind where the side to move has a proven win are
+//! written too, flagged as such (`Record::proven`): the move ordering learns from their best
+//! moves (the first move of a forced win), the evaluation's trainer skips them.
 //!
 //! Games are numbered; game `i` draws everything random from `Rng::for_item(seed, i)` and
 //! the games are written in their numbers' order, so a file depends only on the settings, and
@@ -22,7 +25,7 @@ use wuzi_core::rng::Rng;
 use wuzi_core::shard::Fingerprint;
 use wuzi_core::{flag, Board, Color, Point, Rule};
 use wuzi_eval::eval::EvalChoice;
-use wuzi_search::{Limits, Options, Searcher, WIN_MIN};
+use wuzi_search::{Limits, Options, Searcher, WIN, WIN_MIN};
 
 /// What `datagen` plays.
 #[derive(Clone, Debug)]
@@ -44,6 +47,8 @@ pub struct DatagenConfig {
     /// A game still going after this many moves is a draw.
     pub max_plies: usize,
     pub eval: EvalChoice,
+    /// Also write the positions where the side to move has a proven win (flagged).
+    pub proven_wins: bool,
 }
 
 /// What one game left.
@@ -173,9 +178,16 @@ pub fn play_game(config: &DatagenConfig, index: u64) -> Result<GameData, TuneErr
         let Some(result) = search(&mut s, &board, config.nodes) else {
             break;
         };
-        if evaluation_sees(&board) && result.score.abs() < WIN_MIN && result.depth > 0 {
-            let record = Record::of(&board, 1, Some(result.score as i16))?;
-            positions.push((record, board.side_to_move()));
+        if evaluation_sees(&board) {
+            let score = Some(result.score.clamp(-WIN, WIN) as i16);
+            if result.score.abs() < WIN_MIN && result.depth > 0 {
+                let record = Record::of(&board, 1, score)?.with_best(result.best);
+                positions.push((record, board.side_to_move()));
+            } else if config.proven_wins && result.score >= WIN_MIN {
+                let mut record = Record::of(&board, 1, score)?.with_best(result.best);
+                record.proven = true;
+                positions.push((record, board.side_to_move()));
+            }
         }
         let mover = board.side_to_move();
         board
@@ -223,6 +235,10 @@ pub fn fingerprint(config: &DatagenConfig) -> u64 {
         for p in line {
             f.u64(u64::from(p.x)).u64(u64::from(p.y));
         }
+    }
+    if config.proven_wins {
+        // Only when set, so that the data sets made before the option keep their names.
+        f.str("proven wins");
     }
     match config.eval {
         EvalChoice::Auto => f.str("auto"),

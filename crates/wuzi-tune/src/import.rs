@@ -1,7 +1,7 @@
 //! Positions from recorded games (SGF, PSQ, move lists; `wuzi_show::read_game` reads them),
 //! so that games against other engines are training data too. A game counts only if it ends
 //! in a five (its result is then known); every position of it that the evaluation could be
-//! asked about is kept, without a search score.
+//! asked about is kept, without a search score, with the move the game played from it.
 
 use crate::datagen::evaluation_sees;
 use crate::record::{Header, PieceKind, Record};
@@ -50,7 +50,8 @@ pub fn positions_of_game(
     let mut winner = None;
     for &p in &game.moves {
         if evaluation_sees(&board) {
-            seen.push((Record::of(&board, 1, None)?, board.side_to_move()));
+            let record = Record::of(&board, 1, None)?.with_best(p);
+            seen.push((record, board.side_to_move()));
         }
         let mover = board.side_to_move();
         board.play(p).map_err(|e| TuneError::Data(e.to_string()))?;

@@ -9,13 +9,18 @@
 //! | 2        | rule, as its Gomocup code (0, 1, 4, 8, 9)                             |
 //! | 3        | side to move: 0 Black, 1 White                                        |
 //! | 4        | game result for the side to move: 0 loss, 1 draw, 2 win               |
-//! | 5        | flags: bit 0 set when `score` is absent (a position from a game file) |
+//! | 5        | flags: bit 0 set when `score` is absent (a position from a game file); |
+//! |          | bit 1 set when `score` is a proven win (a position for the move        |
+//! |          | ordering only, never an evaluation target)                             |
 //! | 6, 7     | search score for the side to move, i16 little-endian                  |
 //! | 8, 9     | moves played so far, u16 little-endian                                |
 //! | 10, 11   | zero                                                                  |
 //! | 12..112  | the cells, 2 bits each (0 empty, 1 Black, 2 White), row-major from    |
 //! |          | the top left, cell `i` in byte `12 + i / 4` at bits `2 * (i % 4)`     |
-//! | 112..128 | zero                                                                  |
+//! | 112      | version of the move field: 0 none, 1 bytes 113 and 114 hold it        |
+//! | 113, 114 | the move played from the position (x, y): the search's best move in   |
+//! |          | self-play, the game's next move in an imported game                   |
+//! | 115..128 | zero                                                                  |
 //!
 //! A piece is what one run of `wuzi datagen` appends: a [`Header`] block, then the records of
 //! the games `first..end` of a data set, in game order. The data set is named by a
@@ -41,7 +46,12 @@
 //! Records before any header (files of earlier versions) are read as they are, unchecked. A
 //! file whose length is not a multiple of 128, a record that breaks a rule above, a header
 //! still marked as being written (its run was stopped) or promising more records than follow
-//! it is refused with the block's number (from 0, headers counted).
+//! it is refused with the block's number (from 0, headers counted). A move off the board or on a
+//! stone, an unknown move-field version or an unknown flag is refused the same way. Files
+//! written before the move field existed have zero in byte 112 and read as records without a
+//! move. Bit 1 of the flags is refused by readers older than it, so that a records file with
+//! proven wins cannot be fed to an evaluation trainer that would take them for evaluation
+//! targets.
 
 use crate::TuneError;
 use std::collections::BTreeMap;
@@ -55,6 +65,10 @@ pub const RECORD_BYTES: usize = 128;
 pub const MAX_SIDE: usize = 20;
 const CELLS_AT: usize = 12;
 const FLAG_NO_SCORE: u8 = 1;
+const FLAG_PROVEN: u8 = 2;
+const MOVE_VERSION_AT: usize = 112;
+/// The version of the move field this code writes.
+const MOVE_VERSION: u8 = 1;
 
 /// One training position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +84,12 @@ pub struct Record {
     pub moves: u16,
     /// Row-major, `None` for empty.
     pub cells: Vec<Option<Color>>,
+    /// The move played from this position (the search's best move in self-play, the next
+    /// move of an imported game), when known: on the board and on an empty cell.
+    pub best: Option<Point>,
+    /// `score` is a proven win for the side to move: the position is there for the move
+    /// ordering's fit only, and the evaluation's trainer skips it.
+    pub proven: bool,
 }
 
 impl Record {
@@ -97,7 +117,15 @@ impl Record {
             score,
             moves: board.move_count().min(u16::MAX as usize) as u16,
             cells,
+            best: None,
+            proven: false,
         })
+    }
+
+    /// The same record with the move played from it.
+    pub fn with_best(mut self, best: Point) -> Record {
+        self.best = Some(best);
+        self
     }
 
     pub fn encode(&self) -> [u8; RECORD_BYTES] {
@@ -111,7 +139,7 @@ impl Record {
             FLAG_NO_SCORE
         } else {
             0
-        };
+        } | if self.proven { FLAG_PROVEN } else { 0 };
         out[6..8].copy_from_slice(&self.score.unwrap_or(0).to_le_bytes());
         out[8..10].copy_from_slice(&self.moves.to_le_bytes());
         for (i, cell) in self.cells.iter().enumerate() {
@@ -121,6 +149,11 @@ impl Record {
                 Some(Color::White) => 2,
             };
             out[CELLS_AT + i / 4] |= v << (2 * (i % 4));
+        }
+        if let Some(p) = self.best {
+            out[MOVE_VERSION_AT] = MOVE_VERSION;
+            out[MOVE_VERSION_AT + 1] = p.x;
+            out[MOVE_VERSION_AT + 2] = p.y;
         }
         out
     }
@@ -138,8 +171,12 @@ impl Record {
             1 => Color::White,
             _ => return Err(bad("bad side to move")),
         };
-        if bytes[4] > 2 || bytes[5] & !FLAG_NO_SCORE != 0 {
+        if bytes[4] > 2 || bytes[5] & !(FLAG_NO_SCORE | FLAG_PROVEN) != 0 {
             return Err(bad("bad result or flags"));
+        }
+        let proven = bytes[5] & FLAG_PROVEN != 0;
+        if proven && bytes[5] & FLAG_NO_SCORE != 0 {
+            return Err(bad("a proven win without a score"));
         }
         let score =
             (bytes[5] & FLAG_NO_SCORE == 0).then(|| i16::from_le_bytes([bytes[6], bytes[7]]));
@@ -152,6 +189,20 @@ impl Record {
                 _ => return Err(bad("bad cell")),
             });
         }
+        let best = match bytes[MOVE_VERSION_AT] {
+            0 => None,
+            MOVE_VERSION => {
+                let (x, y) = (bytes[MOVE_VERSION_AT + 1], bytes[MOVE_VERSION_AT + 2]);
+                if x as usize >= width || y as usize >= height {
+                    return Err(bad("the move is off the board"));
+                }
+                if cells[y as usize * width + x as usize].is_some() {
+                    return Err(bad("the move is on a stone"));
+                }
+                Some(Point::new(x, y))
+            }
+            v => return Err(bad(&format!("unknown move field version {v}"))),
+        };
         Ok(Record {
             width,
             height,
@@ -161,6 +212,8 @@ impl Record {
             score,
             moves: u16::from_le_bytes([bytes[8], bytes[9]]),
             cells,
+            best,
+            proven,
         })
     }
 

@@ -23,6 +23,7 @@ fn config() -> DatagenConfig {
         balance_limit: 400,
         max_plies: 30,
         eval: wuzi_eval::eval::EvalChoice::Classic,
+        proven_wins: false,
     }
 }
 

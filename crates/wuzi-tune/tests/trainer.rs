@@ -183,6 +183,67 @@ fn records_round_trip_and_damage_is_refused() {
 }
 
 #[test]
+fn the_move_field_round_trips_and_old_records_still_read() {
+    let dir = wuzi_testkit::scratch(std::env::temp_dir(), "records-move");
+    let boards = random_boards(12, Rule::Freestyle, 8);
+    let records: Vec<Record> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let empty = b.empty_points();
+            let mut r = Record::of(b, 2, Some(i as i16 * 10)).expect("record");
+            if i % 3 != 0 {
+                r = r.with_best(empty[(i * 37) % empty.len()]);
+            }
+            r.proven = i % 4 == 1;
+            r
+        })
+        .collect();
+    let mut bytes = Vec::new();
+    wuzi_tune::record::write_records(&mut bytes, &records).expect("write");
+    let path = dir.join("m.bin");
+    std::fs::write(&path, &bytes).expect("write");
+    assert_eq!(read_records(&path).expect("read"), records);
+    // A record of the format before the move field (its bytes 112.. all zero) reads with no
+    // move; these bytes are exactly what that format wrote.
+    let mut old = records[1].clone();
+    old.best = None;
+    old.proven = false;
+    let old_bytes = old.encode();
+    assert!(old_bytes[112..].iter().all(|&b| b == 0));
+    assert_eq!(old_bytes[5], 0);
+    assert_eq!(Record::decode(&old_bytes, 0).expect("old record"), old);
+    // Damage: an unknown field version, a move off the board or on a stone, an unknown flag,
+    // a proven win without a score.
+    let good = records[1].encode();
+    let stone = (0..225)
+        .find(|&i| records[1].cells[i].is_some())
+        .expect("a stone");
+    let damaged = [
+        (112, 2, "version"),
+        (113, 15, "off the board"),
+        (114, 200, "off the board"),
+        (5, 4, "flags"),
+        (5, 3, "without a score"),
+    ];
+    for (at, value, why) in damaged {
+        let mut bad = good;
+        bad[at] = value;
+        let err = Record::decode(&bad, 5).expect_err(why);
+        assert!(
+            err.to_string().contains(why) && err.to_string().contains("record 5"),
+            "{why}: {err}"
+        );
+    }
+    let mut bad = good;
+    bad[113] = (stone % 15) as u8;
+    bad[114] = (stone / 15) as u8;
+    let err = Record::decode(&bad, 0).expect_err("on a stone");
+    assert!(err.to_string().contains("on a stone"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn datagen_is_the_same_on_any_thread_count() {
     let config = wuzi_tune::datagen::DatagenConfig {
         rule: Rule::Standard,
@@ -196,6 +257,7 @@ fn datagen_is_the_same_on_any_thread_count() {
         balance_limit: 400,
         max_plies: 60,
         eval: wuzi_eval::eval::EvalChoice::Classic,
+        proven_wins: false,
     };
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -215,4 +277,15 @@ fn datagen_is_the_same_on_any_thread_count() {
     assert_eq!(one.games, 4);
     assert!(one.positions > 0);
     assert_eq!(bytes_one.len(), one.positions * RECORD_BYTES);
+    // Every position carries the move that was played from it, a legal one.
+    let dir = wuzi_testkit::scratch(std::env::temp_dir(), "datagen-moves");
+    let path = dir.join("d.bin");
+    std::fs::write(&path, &bytes_one).expect("write");
+    for r in read_records(&path).expect("read") {
+        let best = r.best.expect("a move");
+        let mut board = r.board().expect("board");
+        assert!(board.is_empty_at(best) && board.is_legal(best));
+        assert!(!r.proven);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
