@@ -43,7 +43,8 @@ fn move_generation(c: &mut Criterion) {
             for (_, b) in boards.iter_mut() {
                 let us = b.side_to_move();
                 let facing = Facing::of(b, us);
-                list.fill(b, us, facing, None, [None; 3], &history);
+                let order = wuzi_search::search::ordering_table(&Default::default(), b.rule());
+                list.fill(b, us, facing, None, [None; 3], &history, order);
                 n += list.moves.len();
             }
             n

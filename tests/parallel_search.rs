@@ -60,6 +60,7 @@ const EXACT: Options = Options {
         idle: 4,
     },
     stats: false,
+    learned_order: true,
 };
 
 #[test]

@@ -355,6 +355,17 @@ mod tests {
     }
 
     #[test]
+    fn the_class_order_goes_with_the_mates_suite_only() {
+        assert!(
+            args(&["--mates", "suite.txt", "--class-order"])
+                .mates
+                .class_order
+        );
+        assert!(!args(&["--mates", "suite.txt"]).mates.class_order);
+        assert!(refused(&["--class-order"]));
+    }
+
+    #[test]
     fn modes_run_and_bad_combinations_are_refused() {
         // The signature is a one-thread figure: nothing is searched.
         assert_eq!(run(&args(&["--check", "x", "--threads", "2"])), 2);

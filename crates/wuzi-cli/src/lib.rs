@@ -33,6 +33,7 @@ pub mod show;
 pub mod solve;
 pub mod tournament;
 pub mod tune;
+pub mod tune_order;
 
 use clap::{Parser, Subcommand};
 
@@ -62,6 +63,9 @@ pub enum Command {
     Datagen(tune::DatagenArgs),
     /// Fit the learned evaluation's weights to training positions (Texel method).
     Tune(tune::TuneArgs),
+    /// Fit the learned move-ordering table to the moves the search found best in training
+    /// positions (`wuzi datagen --proven-wins`).
+    TuneOrder(tune_order::TuneOrderArgs),
     /// Solve a position by threat-space search: a VCF or VCT and its line.
     Solve(solve::SolveArgs),
     /// Start the web board: a local web server whose page plays and analyses with the engine
@@ -86,6 +90,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Solve(args) => solve::run(&args),
         Command::Datagen(args) => tune::run_datagen(&args),
         Command::Tune(args) => tune::run_tune(&args),
+        Command::TuneOrder(args) => tune_order::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Mates(args) => mates::command(&args),

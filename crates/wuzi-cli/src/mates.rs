@@ -52,6 +52,10 @@ pub struct MatesArgs {
     /// one thread, the same figures on any machine); --time still caps the other engine.
     #[arg(long, value_name = "N", requires = "mates")]
     pub nodes: Option<u64>,
+    /// With --mates: wuzi orders its moves by the hand-set class scores instead of the
+    /// learned ordering table (to compare the two).
+    #[arg(long, requires = "mates")]
+    pub class_order: bool,
 }
 
 /// `wuzi bench --mates FILE`: `time` is the cap (default [`DEFAULT_CAP`]); `threads` and
@@ -104,6 +108,7 @@ pub fn bench(
             threads,
             eval,
             hash_bytes: MATE_HASH_BYTES,
+            learned_order: !args.class_order,
         },
         engine,
         max_memory: wuzi_match::config::GOMOCUP_MAX_MEMORY,

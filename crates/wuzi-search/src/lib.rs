@@ -24,6 +24,7 @@
 pub mod bench;
 mod iteration_clock;
 pub mod movepick;
+pub mod order_table;
 
 pub mod params;
 mod quick;
@@ -209,6 +210,9 @@ pub struct Options {
     pub split_depth: SplitDepth,
     /// Count where the main thread's nodes go (`search/stats.rs`; off in play).
     pub stats: bool,
+    /// Order moves by the learned ordering table where the rule has one
+    /// (`order_table.rs`); off: by the hand-set class scores (`movepick::class_score`).
+    pub learned_order: bool,
 }
 
 /// The least depths at which nodes split (see [`Options::split_depth`]). All are at least
@@ -244,6 +248,7 @@ impl Default for Options {
             eval: eval::EvalChoice::Auto,
             split_depth: SplitDepth::default(),
             stats: false,
+            learned_order: true,
         }
     }
 }

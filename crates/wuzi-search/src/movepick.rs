@@ -15,9 +15,11 @@
 //! The quiescence generates the side's fours near its own last stone ([`quiescence_fours`]).
 //! Renju Black's forbidden points are never generated.
 //!
-//! Ordering: the table move first, then by a score of what the move makes for the side
-//! (attack) and takes from the opponent (defence), killer moves and the history table.
+//! Ordering: the table move first, then by a static score of what the move makes for the
+//! side and takes from the opponent (the learned ordering table of `order_table.rs` where the
+//! rule has one, else the hand-set class scores), killer moves and the history table.
 
+use crate::order_table::OrderTable;
 use crate::params::{FOUR_BUILDS_BONUS, THREE_BUILDS_BONUS};
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Threat};
 
@@ -235,6 +237,7 @@ pub fn quiescence_fours(
     us: Color,
     own_last: Option<Cell>,
     building_only: bool,
+    table: Option<&OrderTable>,
     out: &mut Vec<(Cell, i32)>,
 ) {
     out.clear();
@@ -246,14 +249,24 @@ pub fn quiescence_fours(
         {
             continue;
         }
-        out.push((cell, move_score(board, us, cell)));
+        out.push((cell, move_score(table, board, us, cell)));
     }
     out.sort_unstable_by(before);
 }
 
-/// The static ordering score of a move.
+/// The static ordering score of a move: from the learned `table`, or the class scores where
+/// there is none.
 #[inline]
-pub fn move_score(board: &Board, us: Color, cell: Cell) -> i32 {
+pub fn move_score(table: Option<&OrderTable>, board: &Board, us: Color, cell: Cell) -> i32 {
+    match table {
+        Some(t) => t.score(board, us, cell),
+        None => class_score(board, us, cell),
+    }
+}
+
+/// The hand-set ordering score of a move: the classes of what it makes and takes.
+#[inline]
+pub fn class_score(board: &Board, us: Color, cell: Cell) -> i32 {
     let made = board.threat_at(us, cell);
     let mut score = attack(made) + defence(board.threat_at(us.opponent(), cell));
     // A four or an open three that also builds on another line is the start of a
@@ -265,6 +278,25 @@ pub fn move_score(board: &Board, us: Color, cell: Cell) -> i32 {
         score += THREE_BUILDS_BONUS;
     }
     score
+}
+
+/// The class score's two parts from a point's line patterns for one side: what a move there
+/// makes for that side (if it is the side to move) and what it takes from that side (if it is
+/// the opponent). `class_score` is the first for us plus the second for them.
+pub fn class_parts(dirs: [Pattern; 4], threat: Threat) -> (i32, i32) {
+    let fours = dirs.iter().filter(|p| p.four_count() > 0).count();
+    let others = dirs
+        .iter()
+        .filter(|&&p| p.four_count() == 0 && p >= Pattern::F2);
+    let builds = others.count();
+    let mut own = attack(threat);
+    if threat == Threat::Four && (fours >= 2 || (fours == 1 && builds > 0)) {
+        own += FOUR_BUILDS_BONUS;
+    }
+    if threat == Threat::OpenThree && dirs.iter().filter(|&&p| p >= Pattern::F2).count() >= 2 {
+        own += THREE_BUILDS_BONUS;
+    }
+    (own, defence(threat))
 }
 
 /// Whether the open three `us` makes at `cell` also makes a two or a closed three elsewhere.
@@ -308,6 +340,7 @@ impl MoveList {
         tt_move: Option<Cell>,
         refutations: [Option<Cell>; 3],
         history: &[i32],
+        table: Option<&OrderTable>,
     ) {
         self.moves.clear();
         self.sorted = false;
@@ -316,7 +349,7 @@ impl MoveList {
             if !board.may_play(us, cell) {
                 continue;
             }
-            let mut score = move_score(board, us, cell) + history[cell].clamp(-400, 400);
+            let mut score = move_score(table, board, us, cell) + history[cell].clamp(-400, 400);
             if Some(cell) == tt_move {
                 score += TT_MOVE;
             } else if refutations.contains(&Some(cell)) {
@@ -335,7 +368,8 @@ impl MoveList {
         for cell in empty.iter() {
             if board.may_play(us, cell) {
                 let bonus = if Some(cell) == tt_move { TT_MOVE } else { 0 };
-                self.moves.push((cell, move_score(board, us, cell) + bonus));
+                self.moves
+                    .push((cell, class_score(board, us, cell) + bonus));
             }
         }
     }

@@ -36,6 +36,7 @@
 //! that tree (what `tests/main_search.rs` and `tests/parallel_search.rs` compare).
 
 use crate::movepick::{Facing, MoveList};
+use crate::order_table::OrderTable;
 use crate::params::PLY;
 use crate::tactics::{loss_in, settle, win_in, Settled};
 use crate::tt::TranspositionTable;
@@ -173,6 +174,8 @@ pub struct Thread<'a> {
     counter_moves: Vec<[Option<Cell>; MAX_CELLS]>,
     /// Per colour and cell: how often the move was the best one, weighted by depth.
     history: Vec<[i32; MAX_CELLS]>,
+    /// The learned ordering table (`order_table.rs`), or none for the class scores.
+    pub(crate) order: Option<&'static OrderTable>,
     pub(crate) pv: Vec<Vec<Cell>>,
     lists: Vec<MoveList>,
     /// The root's threat solvers (the tree's own threats are read by the quiescence).
@@ -230,6 +233,7 @@ impl<'a> Thread<'a> {
     ) -> Thread<'a> {
         let mut board = board.clone();
         let evaluator = install_evaluation(&options, &mut board);
+        let order = ordering_table(&options, board.rule());
         // The stop reaches the root's VCF (which can run millions of nodes) within 1,024 nodes.
         let mut vcf = VcfSolver::with_table_bits(16);
         vcf.set_stop(Some(stop));
@@ -258,6 +262,7 @@ impl<'a> Thread<'a> {
             frames,
             counter_moves: vec![[None; MAX_CELLS]; 2],
             history: vec![[0; MAX_CELLS]; 2],
+            order,
             pv: vec![Vec::new(); MAX_PLY + 2],
             lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
             vcf,
@@ -464,6 +469,16 @@ impl<'a> Thread<'a> {
 
 /// The history score's bound (in either direction).
 pub(crate) const HISTORY_MAX: i32 = 10_000;
+
+/// The ordering table `options` ask for under `rule`: the committed learned table where the
+/// rule has one, the class scores otherwise and under the textbook oracle.
+pub fn ordering_table(options: &Options, rule: wuzi_core::Rule) -> Option<&'static OrderTable> {
+    if options.learned_order && options.textbook.is_none() {
+        OrderTable::committed(rule)
+    } else {
+        None
+    }
+}
 
 /// Installs the evaluation `options` ask for into `board` (the textbook oracle's threat
 /// weights, or the evaluator's cell values, whose tables are built the first time a process

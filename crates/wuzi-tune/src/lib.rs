@@ -5,6 +5,7 @@
 //!   (`record.rs` documents the file format);
 //! - `import`: positions from SGF, PSQ and move-list games, labelled with their result;
 //! - `features`: a position as the sparse features of `wuzi_eval::learned`;
+//! - `order`: the fit of the move-ordering table to the moves the search found best;
 //! - `trainer`: the Texel fit of the weights by gradient descent on the logistic loss.
 //!
 //! Everything here is deterministic for a seed, whatever the number of threads.
@@ -12,6 +13,7 @@
 pub mod datagen;
 pub mod features;
 pub mod import;
+pub mod order;
 pub mod record;
 pub mod trainer;
 

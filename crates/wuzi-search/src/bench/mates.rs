@@ -381,6 +381,8 @@ pub struct MateSettings {
     pub threads: usize,
     pub eval: EvalChoice,
     pub hash_bytes: usize,
+    /// `Options::learned_order`: off compares the hand-set class ordering.
+    pub learned_order: bool,
 }
 
 impl MateSettings {
@@ -392,6 +394,7 @@ impl MateSettings {
             threads: 1,
             eval: EvalChoice::Auto,
             hash_bytes: MATE_HASH_BYTES,
+            learned_order: true,
         }
     }
 }
@@ -409,6 +412,7 @@ impl WuziMates {
         let mut searcher = Searcher::new(settings.hash_bytes);
         searcher.set_options(Options {
             eval: settings.eval,
+            learned_order: settings.learned_order,
             ..Options::default()
         });
         searcher

@@ -44,6 +44,7 @@ impl Thread<'_> {
             None,
             [None; 3],
             &history,
+            self.order,
         );
         list.sort();
         let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();

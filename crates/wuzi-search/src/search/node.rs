@@ -343,6 +343,7 @@ impl Thread<'_> {
                     tt_move,
                     [k0, k1, counter],
                     &self.history[us.index()],
+                    self.order,
                 );
             }
         }

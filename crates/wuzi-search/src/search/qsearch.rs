@@ -141,7 +141,14 @@ impl Thread<'_> {
         let building_only = pruning && -qply >= QS_PLAIN_FOURS_PLIES && !building;
         let mut moves = std::mem::take(&mut self.lists[ply].moves);
         if self.options.threat_search {
-            movepick::quiescence_fours(&mut self.board, us, own_last, building_only, &mut moves);
+            movepick::quiescence_fours(
+                &mut self.board,
+                us,
+                own_last,
+                building_only,
+                self.order,
+                &mut moves,
+            );
         } else {
             moves.clear();
         }

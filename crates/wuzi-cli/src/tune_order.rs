@@ -1,0 +1,130 @@
+//! `wuzi tune-order`: fits the move-ordering table (`wuzi_tune::order`) to the moves the
+//! search found best in a records file, and prints how well the hand-set class ordering and
+//! the fitted table order the training and the held-out positions.
+
+use clap::Args;
+use std::path::PathBuf;
+use wuzi_core::Rule;
+use wuzi_tune::order::{self, OrderFitConfig, OrderQuality, OrderSample};
+use wuzi_tune::record::load_data;
+use wuzi_tune::TuneError;
+
+/// The arguments of `wuzi tune-order`.
+#[derive(Args, Debug, Clone)]
+pub struct TuneOrderArgs {
+    /// The rule whose table is fitted: freestyle, standard, renju, caro or caro-exact.
+    #[arg(long, default_value = "freestyle")]
+    pub rule: Rule,
+    /// Records files with moves (`wuzi datagen`, best with `--proven-wins`).
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the fitted table (the format of `wuzi_search::order_table`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Share of the positions (the last ones: whole games) held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 0.05)]
+    pub learning_rate: f64,
+    /// Weight of the pull back to the hand-set class scores.
+    #[arg(long, default_value_t = 1e-4)]
+    pub l2: f64,
+    /// Print the loss every this many epochs (0: never).
+    #[arg(long, default_value_t = 25)]
+    pub report_every: usize,
+}
+
+/// Runs `wuzi tune-order`; returns the exit code.
+pub fn run(args: &TuneOrderArgs) -> u8 {
+    match run_inner(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("wuzi tune-order: {e}");
+            2
+        }
+    }
+}
+
+fn show(name: &str, q: &OrderQuality) {
+    println!(
+        "{name:<24} top-1 {:5.1}%  top-3 {:5.1}%  mean rank {:5.2}  loss {:.4}",
+        100.0 * q.top1,
+        100.0 * q.top3,
+        q.mean_rank,
+        q.loss
+    );
+}
+
+fn run_inner(args: &TuneOrderArgs) -> Result<(), TuneError> {
+    if !(0.0..1.0).contains(&args.validation) {
+        return Err(TuneError::Data(format!(
+            "--validation must be at least 0 and below 1, not {}",
+            args.validation
+        )));
+    }
+    let loaded = load_data(&args.data)?;
+    for note in &loaded.notes {
+        println!("{note}");
+    }
+    let mut samples: Vec<OrderSample> = Vec::new();
+    for record in loaded.records.iter().filter(|r| r.rule == args.rule) {
+        if let Some(s) = order::order_sample(record)? {
+            samples.push(s);
+        }
+    }
+    if samples.len() < 10 {
+        return Err(TuneError::Data(format!(
+            "only {} positions of rule {} with a move among the candidates",
+            samples.len(),
+            args.rule
+        )));
+    }
+    let held = ((samples.len() as f64) * args.validation).round() as usize;
+    let (train, valid) = samples.split_at(samples.len() - held);
+    println!(
+        "{} positions: {} to fit, {} held out",
+        samples.len(),
+        train.len(),
+        valid.len()
+    );
+    let start = order::class_params(args.rule);
+    let config = OrderFitConfig {
+        epochs: args.epochs,
+        learning_rate: args.learning_rate,
+        l2: args.l2,
+    };
+    let every = args.report_every;
+    let params = order::fit(train, &start, &config, &mut |epoch, loss| {
+        if every > 0 && epoch % every == 0 {
+            println!("epoch {epoch:4}: training loss {loss:.4}");
+        }
+    });
+    for (name, p) in [("class scores", &start), ("fitted", &params)] {
+        let score = |t: usize, m: [u16; 2]| order::logit(p, t, m);
+        show(
+            &format!("{name}, fitted set"),
+            &order::quality(train, score),
+        );
+        show(&format!("{name}, held out"), &order::quality(valid, score));
+    }
+    if let Some(out) = &args.out {
+        let table = order::table_of(&params, args.rule);
+        let comment = format!(
+            "The learned move-ordering table of {} (wuzi_search::order_table).\n\
+             Made by: wuzi tune-order --rule {} --epochs {} --learning-rate {} --l2 {} \
+             --validation {} --data <records>\n{} positions fitted.",
+            args.rule,
+            args.rule,
+            args.epochs,
+            args.learning_rate,
+            args.l2,
+            args.validation,
+            train.len()
+        );
+        std::fs::write(out, table.to_text(&comment)).map_err(TuneError::io)?;
+        println!("wrote {}", out.display());
+    }
+    Ok(())
+}
