@@ -217,10 +217,20 @@ pub fn near(board: &Board, a: Cell, b: Cell) -> bool {
 /// Whether the four `us` makes at `cell` also makes a two or a three in another line (a
 /// four that builds on, not only forces).
 pub fn four_builds(board: &Board, us: Color, cell: Cell) -> bool {
+    four_builds_in(line_patterns(board, us, cell))
+}
+
+/// The four line patterns of `us` at the empty point `cell`.
+#[inline]
+fn line_patterns(board: &Board, us: Color, cell: Cell) -> [Pattern; 4] {
+    [0, 1, 2, 3].map(|dir| board.pattern_at(us, cell, dir))
+}
+
+/// [`four_builds`] from the point's four line patterns.
+fn four_builds_in(dirs: [Pattern; 4]) -> bool {
     let mut fours = 0;
     let mut builds = 0;
-    for dir in 0..4 {
-        let p = board.pattern_at(us, cell, dir);
+    for p in dirs {
         if p.four_count() > 0 {
             fours += 1;
         } else if p >= Pattern::F2 {
@@ -284,16 +294,11 @@ pub fn class_score(board: &Board, us: Color, cell: Cell) -> i32 {
 /// makes for that side (if it is the side to move) and what it takes from that side (if it is
 /// the opponent). `class_score` is the first for us plus the second for them.
 pub fn class_parts(dirs: [Pattern; 4], threat: Threat) -> (i32, i32) {
-    let fours = dirs.iter().filter(|p| p.four_count() > 0).count();
-    let others = dirs
-        .iter()
-        .filter(|&&p| p.four_count() == 0 && p >= Pattern::F2);
-    let builds = others.count();
     let mut own = attack(threat);
-    if threat == Threat::Four && (fours >= 2 || (fours == 1 && builds > 0)) {
+    if threat == Threat::Four && four_builds_in(dirs) {
         own += FOUR_BUILDS_BONUS;
     }
-    if threat == Threat::OpenThree && dirs.iter().filter(|&&p| p >= Pattern::F2).count() >= 2 {
+    if threat == Threat::OpenThree && three_builds_in(dirs) {
         own += THREE_BUILDS_BONUS;
     }
     (own, defence(threat))
@@ -301,10 +306,12 @@ pub fn class_parts(dirs: [Pattern; 4], threat: Threat) -> (i32, i32) {
 
 /// Whether the open three `us` makes at `cell` also makes a two or a closed three elsewhere.
 pub fn three_builds(board: &Board, us: Color, cell: Cell) -> bool {
-    (0..4)
-        .filter(|&d| board.pattern_at(us, cell, d) >= Pattern::F2)
-        .count()
-        >= 2
+    three_builds_in(line_patterns(board, us, cell))
+}
+
+/// [`three_builds`] from the point's four line patterns.
+fn three_builds_in(dirs: [Pattern; 4]) -> bool {
+    dirs.iter().filter(|&&p| p >= Pattern::F2).count() >= 2
 }
 
 /// A scored move list, handed out best first by `pick`.
