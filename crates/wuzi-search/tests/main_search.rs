@@ -409,3 +409,47 @@ fn a_forced_move_stops_early_only_in_play() {
     });
     assert_eq!((in_play.best, in_play.depth), (P(6, 1), 8));
 }
+
+/// Games played at a small node budget with several lines (as a weak playing level asks):
+/// no move's search overruns the budget twofold, not even where the opponent has a VCF and
+/// the root checks each move against it.
+#[test]
+fn a_node_budget_bounds_every_search_of_a_game() {
+    const BUDGET: u64 = 1000;
+    let mut rng = Rng::new(0x5eed_0b0d);
+    let mut searcher = Searcher::new(1 << 20);
+    let limits = Limits {
+        max_nodes: Some(BUDGET),
+        multipv: 6,
+        ..Limits::default()
+    };
+    let mut most = 0;
+    for game in 0..12 {
+        let mut b = Board::new(15, 15, Rule::Freestyle).expect("15x15");
+        while b.move_count() < 3 {
+            let p = P((5 + rng.below(5)) as u8, (5 + rng.below(5)) as u8);
+            if b.is_legal(p) {
+                b.play(p).expect("legal");
+            }
+        }
+        while b.winner().is_none() && b.move_count() < 120 {
+            let r = searcher
+                .search(&b, &limits, &AtomicBool::new(false), &mut |_| {})
+                .expect("a legal move");
+            assert!(
+                r.nodes <= 2 * BUDGET,
+                "game {game}: {} nodes (budget {BUDGET})\n{b:?}",
+                r.nodes
+            );
+            most = most.max(r.nodes);
+            // Now and then a line other than the best, as a weak level plays.
+            let pick = if r.lines.len() > 1 && rng.below(3) == 0 {
+                r.lines[1 + rng.below(r.lines.len() - 1)].0
+            } else {
+                r.best
+            };
+            b.play(pick).expect("a legal move");
+        }
+    }
+    assert!(most >= BUDGET, "the budget was never reached: {most}");
+}

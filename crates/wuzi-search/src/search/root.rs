@@ -246,7 +246,9 @@ impl Thread<'_> {
     }
 
     /// The root moves that leave the opponent no VCF (checked only if the opponent has one
-    /// now); all of them if none does (the search then finds the best loss).
+    /// now); all of them if none does (the search then finds the best loss). A node-bounded
+    /// search spends a quarter of its nodes here at most, as on its own VCF: a move whose
+    /// check runs out of nodes is kept.
     pub fn filter_against_opponent_vcf(&mut self, cells: Vec<Cell>) -> Vec<Cell> {
         let us = self.board.side_to_move();
         let them = us.opponent();
@@ -255,8 +257,12 @@ impl Thread<'_> {
         }
         let soft = self.threat_time();
         self.vcf.set_deadline(soft.map(|t| self.start + t / 3));
-        let outcome = self.vcf.solve(&mut self.board, them, UNLIMITED, 200_000);
+        let mut left = self.limits.max_nodes.map_or(u64::MAX, |n| n / 4);
+        let outcome = self
+            .vcf
+            .solve(&mut self.board, them, UNLIMITED, left.clamp(1, 200_000));
         self.nodes += outcome.nodes;
+        left = left.saturating_sub(outcome.nodes);
         if !outcome.result.is_win() {
             self.vcf.set_deadline(None);
             return cells;
@@ -264,14 +270,17 @@ impl Thread<'_> {
         let our_fours = *self.board.cells_making(us, flag::FOUR);
         let mut safe = Vec::new();
         for &cell in &cells {
-            if our_fours.contains(cell) {
+            if our_fours.contains(cell) || left == 0 {
                 safe.push(cell);
                 continue;
             }
             self.board.make(us, cell);
-            let outcome = self.vcf.solve(&mut self.board, them, UNLIMITED, 20_000);
+            let outcome = self
+                .vcf
+                .solve(&mut self.board, them, UNLIMITED, left.min(20_000));
             self.board.unmake();
             self.nodes += outcome.nodes;
+            left = left.saturating_sub(outcome.nodes);
             if !outcome.result.is_win() {
                 safe.push(cell);
             }
