@@ -46,6 +46,34 @@ pub fn board_from_moves(moves: &str, size: usize, rule: Rule) -> Board {
         .board
 }
 
+/// `count` positions of random play on 15x15, none with a five: each plays `fewest` to
+/// `fewest + spread - 1` stones (fewer if a five comes first, which is then dropped)
+/// alternately on random legal points of the central 9x9 square. Deterministic for a seed.
+pub fn random_positions(
+    count: usize,
+    rule: Rule,
+    fewest: usize,
+    spread: usize,
+    seed: u64,
+) -> Vec<Board> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut board = Board::new(15, 15, rule).expect("board");
+        let stones = fewest + rng.below(spread);
+        while board.move_count() < stones && board.winner().is_none() {
+            let p = Point::new(3 + rng.below(9) as u8, 3 + rng.below(9) as u8);
+            if board.is_empty_at(p) && board.is_legal(p) {
+                board.play(p).expect("move");
+            }
+        }
+        if board.winner().is_none() {
+            out.push(board);
+        }
+    }
+    out
+}
+
 /// A dense position for rule tests: `black` and `white` stones dropped (Black's first) on
 /// random empty points of the central `span` x `span` square of a `size` board, with
 /// `Board::place` so that either colour may have more stones. Deterministic for a seed.

@@ -2,31 +2,16 @@
 //! learns a known preference from data made with it, and the samples are the search's
 //! candidates.
 
-use wuzi_core::rng::Rng;
-use wuzi_core::{Board, Color, Point, Rule};
+use wuzi_core::{Board, Color, Rule};
 use wuzi_search::movepick::{candidates, class_score, Facing};
 use wuzi_search::order_table::OrderTable;
+use wuzi_testkit::position::random_positions;
 use wuzi_tune::order::{self, OrderFitConfig};
 use wuzi_tune::record::Record;
 
 /// Positions of random play (6 to 40 stones) on 15x15, no five on the board.
 fn random_boards(count: usize, rule: Rule, seed: u64) -> Vec<Board> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut board = Board::new(15, 15, rule).expect("board");
-        let stones = 6 + rng.below(35);
-        while board.move_count() < stones && board.winner().is_none() {
-            let p = Point::new(3 + rng.below(9) as u8, 3 + rng.below(9) as u8);
-            if board.is_empty_at(p) && board.is_legal(p) {
-                board.play(p).expect("move");
-            }
-        }
-        if board.winner().is_none() {
-            out.push(board);
-        }
-    }
-    out
+    random_positions(count, rule, 6, 35, seed)
 }
 
 #[test]

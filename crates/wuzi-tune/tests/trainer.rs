@@ -2,33 +2,16 @@
 //! round-trips and refuses damage, and data generation is the same on any thread count.
 
 use wuzi_core::rng::Rng;
-use wuzi_core::{Board, Point, Rule};
+use wuzi_core::{Board, Rule};
 use wuzi_eval::learned::COMBO_COUNT;
+use wuzi_testkit::position::random_positions;
 use wuzi_tune::features::{features_of, Layout, Sample};
 use wuzi_tune::record::{read_records, Record, RECORD_BYTES};
 use wuzi_tune::trainer::{self, sigmoid, TrainConfig};
 
-/// Positions of random play (10 to 40 stones) on 15x15.
+/// Positions of random play (10 to 40 stones) on 15x15, no five on the board.
 fn random_boards(count: usize, rule: Rule, seed: u64) -> Vec<Board> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut board = Board::new(15, 15, rule).expect("board");
-        let stones = 10 + rng.below(31);
-        while board.move_count() < stones {
-            let p = Point::new(3 + rng.below(9) as u8, 3 + rng.below(9) as u8);
-            if board.is_empty_at(p) && board.is_legal(p) {
-                board.play(p).expect("move");
-            }
-            if board.winner().is_some() {
-                break;
-            }
-        }
-        if board.winner().is_none() {
-            out.push(board);
-        }
-    }
-    out
+    random_positions(count, rule, 10, 31, seed)
 }
 
 #[test]
