@@ -147,6 +147,8 @@ impl OrderTable {
         static TABLES: [OnceLock<Option<OrderTable>>; 5] = [const { OnceLock::new() }; 5];
         let (slot, text) = match rule {
             Rule::Freestyle => (0, include_str!("../order/freestyle.txt")),
+            Rule::Standard => (1, include_str!("../order/standard.txt")),
+            Rule::Renju => (2, include_str!("../order/renju.txt")),
             _ => return None,
         };
         TABLES[slot]
@@ -193,6 +195,8 @@ mod tests {
 
     #[test]
     fn the_committed_tables_parse() {
-        assert!(OrderTable::committed(Rule::Freestyle).is_some());
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            assert!(OrderTable::committed(rule).is_some(), "{rule}");
+        }
     }
 }
