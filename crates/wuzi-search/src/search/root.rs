@@ -196,17 +196,14 @@ impl Thread<'_> {
         }
     }
 
-    /// The side to move's VCF at the root (a quarter of the soft time at most).
+    /// The side to move's VCF at the root (a quarter of the soft time and of a node budget at
+    /// most).
     pub(crate) fn root_vcf(&mut self) -> Option<RootMove> {
         let us = self.board.side_to_move();
         let soft = self.threat_time();
         let deadline = soft.map(|t| self.start + t / 4);
         self.vcf.set_deadline(deadline);
-        // A node-bounded search gives the VCF a quarter of its nodes at most.
-        let budget = self
-            .limits
-            .max_nodes
-            .map_or(2_000_000, |n| (n / 4).clamp(1, 2_000_000));
+        let budget = self.threat_nodes().clamp(1, 2_000_000);
         let outcome = self.vcf.solve(&mut self.board, us, UNLIMITED, budget);
         self.vcf.set_deadline(None);
         self.nodes += outcome.nodes;
@@ -214,6 +211,12 @@ impl Thread<'_> {
             SolveResult::Win(line) => Some(self.proven_root_move(line)),
             _ => None,
         }
+    }
+
+    /// The nodes each of the root's threat solvers may spend: a quarter of a node-bounded
+    /// search's budget, unbounded otherwise (their own caps and deadlines then bound them).
+    fn threat_nodes(&self) -> u64 {
+        self.limits.max_nodes.map_or(u64::MAX, |n| n / 4)
     }
 
     /// The time the root's threat solvers take their shares of: the soft limit, but never
@@ -246,9 +249,8 @@ impl Thread<'_> {
     }
 
     /// The root moves that leave the opponent no VCF (checked only if the opponent has one
-    /// now); all of them if none does (the search then finds the best loss). A node-bounded
-    /// search spends a quarter of its nodes here at most, as on its own VCF: a move whose
-    /// check runs out of nodes is kept.
+    /// now); all of them if none does (the search then finds the best loss). The checks
+    /// share `threat_nodes` between them: a move whose check runs out of nodes is kept.
     pub fn filter_against_opponent_vcf(&mut self, cells: Vec<Cell>) -> Vec<Cell> {
         let us = self.board.side_to_move();
         let them = us.opponent();
@@ -257,7 +259,7 @@ impl Thread<'_> {
         }
         let soft = self.threat_time();
         self.vcf.set_deadline(soft.map(|t| self.start + t / 3));
-        let mut left = self.limits.max_nodes.map_or(u64::MAX, |n| n / 4);
+        let mut left = self.threat_nodes();
         let outcome = self
             .vcf
             .solve(&mut self.board, them, UNLIMITED, left.clamp(1, 200_000));
