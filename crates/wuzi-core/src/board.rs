@@ -56,8 +56,19 @@ const fn deltas(negative: bool) -> [[u32; REACH + 1]; 2] {
     }
     out
 }
-const DELTA_POSITIVE_SIDE: [[u32; REACH + 1]; 2] = deltas(false);
-const DELTA_NEGATIVE_SIDE: [[u32; REACH + 1]; 2] = deltas(true);
+pub(crate) const DELTA_POSITIVE_SIDE: [[u32; REACH + 1]; 2] = deltas(false);
+pub(crate) const DELTA_NEGATIVE_SIDE: [[u32; REACH + 1]; 2] = deltas(true);
+
+/// How far along a line a stone changes other cells' keys under `rule`: freestyle's
+/// patterns never depend on the fifth cell out, so its keys leave it out.
+#[inline(always)]
+pub(crate) const fn key_reach(rule: Rule) -> usize {
+    if matches!(rule, Rule::Freestyle) {
+        REACH - 1
+    } else {
+        REACH
+    }
+}
 
 #[derive(Clone)]
 pub struct Board {
@@ -569,7 +580,7 @@ impl Board {
     /// along the four lines through `cell` and re-derives the patterns of the empty ones.
     #[inline(always)]
     fn update_lines(&mut self, cell: Cell, color: usize, add: bool) {
-        if self.rule == Rule::Freestyle {
+        if key_reach(self.rule) == REACH - 1 {
             self.update_lines_within::<{ REACH - 1 }>(cell, color, add);
         } else {
             self.update_lines_within::<REACH>(cell, color, add);

@@ -3,6 +3,7 @@
 //!
 //! - `geometry`: supported sizes and the padded cell array's bounds (used by everything below);
 //! - `board`: padded cell array, bitboards, history, make/unmake with incremental patterns;
+//! - `lookahead`: what one more stone would change, read without playing it;
 //! - `pattern`: line keys, per-rule pattern tables and the threat combination;
 //! - `rule`: what wins under each rule; `renju`: Black's forbidden moves;
 //! - `zobrist`: fixed-seed hash keys; `symmetry`: board symmetries; `rng`: the seeded
@@ -17,6 +18,7 @@
 pub mod bitboard;
 pub mod board;
 pub mod geometry;
+pub mod lookahead;
 pub mod notation;
 pub mod pattern;
 mod renju;

@@ -193,9 +193,17 @@ pub fn four_three_defences(board: &mut Board, us: Color) -> Bitboard {
         if !board.may_play(us, cell) {
             continue;
         }
-        board.make(us, cell);
-        let stopped = !crate::tactics::has_winning_four_three(board, them);
-        board.unmake();
+        // Read from the stone's effect where that settles it; a make and unmake costs about
+        // ten times as much, and these trials were a third of all the search's makes.
+        let stopped = match crate::tactics::has_winning_four_three_after(board, us, cell) {
+            Some(wins) => !wins,
+            None => {
+                board.make(us, cell);
+                let stopped = !crate::tactics::has_winning_four_three(board, them);
+                board.unmake();
+                stopped
+            }
+        };
         if stopped {
             defences.insert(cell);
         }

@@ -108,15 +108,16 @@ pub fn five_stoppers(board: &mut Board, us: Color) -> Bitboard {
             }
         }
     }
+    // A stone never gives the opponent a five point (`wuzi_core::lookahead`), so it stops
+    // them all when none of today's is one after it.
     for cell in pool.iter() {
-        if !board.may_play(us, cell) {
-            continue;
-        }
-        board.make(us, cell);
-        if board.cells_making(them, flag::FIVE).is_empty() {
+        if board.may_play(us, cell)
+            && fives.iter().all(|five| {
+                five == cell || board.cell_after(us, cell, five).flags(them) & flag::FIVE == 0
+            })
+        {
             stoppers.insert(cell);
         }
-        board.unmake();
     }
     stoppers
 }
@@ -199,6 +200,65 @@ fn block_makes_a_four(board: &Board, us: Color, cell: Cell) -> bool {
     match (fives.next(), fives.next()) {
         (Some(block), None) => board.threat_at(them, block) >= Threat::Four,
         _ => true,
+    }
+}
+
+/// [`has_winning_four_three`] for `attacker` as it would be once `defender` (`attacker`'s
+/// opponent) placed a stone on `stone`, read without playing it (`Board::cell_after`):
+/// `Some(answer)`, or `None` where that function would have to play a four-three out (each
+/// four-three left is one whose block may make the defender a four), or where the rule's
+/// four-threes are always played out (caro, renju Black). The caller checks that the stone is
+/// legal.
+///
+/// Where it answers, the attacker's four-three points after the stone are among its
+/// four-three, open-four and five points before it: a stone never raises the other colour's
+/// threat (`wuzi_core::lookahead`).
+pub fn has_winning_four_three_after(board: &Board, defender: Color, stone: Cell) -> Option<bool> {
+    let attacker = defender.opponent();
+    let exact_lines = match board.rule() {
+        Rule::Freestyle | Rule::Standard => true,
+        Rule::Renju => attacker == Color::White,
+        Rule::Caro | Rule::CaroExact => false,
+    };
+    if !exact_lines {
+        return None;
+    }
+    let at_least_four_three = board
+        .cells_making(attacker, flag::FOUR)
+        .and(board.cells_making(attacker, flag::OPEN_THREE))
+        .or(board.cells_making(attacker, flag::OPEN_FOUR))
+        .or(board.cells_making(attacker, flag::FIVE));
+    let mut played_out = false;
+    for cell in at_least_four_three.iter() {
+        if cell == stone {
+            continue;
+        }
+        let after = board.cell_after(defender, stone, cell);
+        if after.threat(attacker) != Threat::FourThree {
+            continue;
+        }
+        // The block of the four is its one five point; a block that makes the defender no
+        // four wins for the attacker whatever else the defender has (outside renju every
+        // point is legal, and renju White's are).
+        let Some(dir) = (0..4).find(|&d| after.pattern(attacker, d).four_count() > 0) else {
+            played_out = true;
+            continue;
+        };
+        let mut fives = after.completion_cells(board, attacker, dir);
+        match (fives.next(), fives.next()) {
+            (Some(block), None)
+                if block == stone
+                    || board.cell_after(defender, stone, block).threat(defender) < Threat::Four =>
+            {
+                return Some(true)
+            }
+            _ => played_out = true,
+        }
+    }
+    if played_out {
+        None
+    } else {
+        Some(false)
     }
 }
 

@@ -7,7 +7,8 @@ use std::sync::atomic::AtomicBool;
 use wuzi_core::rng::Rng;
 use wuzi_core::{flag, Board, Cell, Point, Rule, Threat};
 use wuzi_search::tactics::{
-    has_winning_double_three, has_winning_four_three, settle, win_in, Settled,
+    five_stoppers, has_winning_double_three, has_winning_four_three, has_winning_four_three_after,
+    settle, win_in, Settled,
 };
 use wuzi_search::{Limits, Searcher, WIN, WIN_MIN};
 
@@ -269,4 +270,96 @@ fn quiescence_wins_are_forced_wins() {
         }
     }
     assert!(verified >= 30, "only {verified} claimed wins verified");
+}
+
+/// `has_winning_four_three_after` (read from the stone's effect) answers what
+/// `has_winning_four_three` answers once the stone is played, for every legal stone of the
+/// defender in positions where the attacker has a four-three or double-three point, under
+/// every rule; where it declines (`None`) the caller plays the stone, which outside caro and
+/// renju Black's four-threes is rare.
+#[test]
+fn four_three_after_a_stone_matches_playing_it() {
+    let mut rng = Rng::new(41);
+    let (mut read, mut declined) = (0usize, 0usize);
+    for rule in Rule::ALL {
+        for mut board in positions(rule, &mut rng, 60) {
+            let attacker = board.side_to_move();
+            let defender = attacker.opponent();
+            for cell in empty_cells(&board) {
+                if !board.may_play(defender, cell) {
+                    continue;
+                }
+                let fast = has_winning_four_three_after(&board, defender, cell);
+                board.make(defender, cell);
+                let slow = has_winning_four_three(&mut board, attacker);
+                board.unmake();
+                match fast {
+                    Some(answer) => {
+                        assert_eq!(answer, slow, "{rule} at {:?}\n{board:?}", board.point(cell));
+                        read += 1;
+                    }
+                    // Caro's and renju Black's four-threes are always played out.
+                    None if matches!(rule, Rule::Caro | Rule::CaroExact)
+                        || (rule == Rule::Renju && attacker == wuzi_core::Color::Black) => {}
+                    None => declined += 1,
+                }
+            }
+        }
+    }
+    assert!(
+        read > 5_000 && read > 50 * declined,
+        "{read} read, {declined} declined"
+    );
+}
+
+/// `five_stoppers` is exactly the set of legal stones after which the opponent has no five
+/// point, played out stone by stone, under every rule (caro's is read without playing).
+#[test]
+fn five_stoppers_are_the_stones_that_stop_every_five() {
+    let mut rng = Rng::new(43);
+    let mut positions = 0usize;
+    for round in 0..3_000 {
+        let rule = Rule::ALL[round % Rule::ALL.len()];
+        let mut board = Board::new(SIZE, SIZE, rule).expect("board");
+        board.play(Point::new(4, 4)).expect("centre");
+        for _ in 0..40 {
+            let cells: Vec<Cell> = board.empty_near_stones(1).iter().collect();
+            if cells.is_empty() {
+                break;
+            }
+            let p = board.point(cells[rng.below(cells.len())]);
+            if !board.is_legal(p) {
+                continue;
+            }
+            board.play(p).expect("legal");
+            if board.winner().is_some() {
+                break;
+            }
+            let us = board.side_to_move();
+            let them = us.opponent();
+            if board.cells_making(them, flag::FIVE).is_empty()
+                || !board.cells_making(us, flag::FIVE).is_empty()
+            {
+                continue;
+            }
+            let fast = five_stoppers(&mut board, us);
+            for cell in empty_cells(&board) {
+                let stops = board.may_play(us, cell) && {
+                    board.make(us, cell);
+                    let none = board.cells_making(them, flag::FIVE).is_empty();
+                    board.unmake();
+                    none
+                };
+                assert_eq!(
+                    fast.contains(cell),
+                    stops,
+                    "{rule} {:?}\n{board:?}",
+                    board.point(cell)
+                );
+            }
+            positions += 1;
+            break;
+        }
+    }
+    assert!(positions > 500, "{positions}");
 }
