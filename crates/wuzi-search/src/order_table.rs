@@ -149,6 +149,7 @@ impl OrderTable {
             Rule::Freestyle => (0, include_str!("../order/freestyle.txt")),
             Rule::Standard => (1, include_str!("../order/standard.txt")),
             Rule::Renju => (2, include_str!("../order/renju.txt")),
+            Rule::Caro => (3, include_str!("../order/caro.txt")),
             _ => return None,
         };
         TABLES[slot]
@@ -195,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_committed_tables_parse() {
-        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
             assert!(OrderTable::committed(rule).is_some(), "{rule}");
         }
     }
