@@ -434,7 +434,18 @@ impl Board {
         cell: Cell,
         dir: usize,
     ) -> impl Iterator<Item = Cell> {
-        let mut mask = self.tables.masks[self.keys[cell][dir] as usize][color.index()];
+        self.completion_cells_of_key(self.keys[cell][dir], color, cell, dir)
+    }
+
+    /// [`Board::completion_cells`] of `cell` as if its key in direction `dir` were `key`.
+    pub(crate) fn completion_cells_of_key(
+        &self,
+        key: u32,
+        color: Color,
+        cell: Cell,
+        dir: usize,
+    ) -> impl Iterator<Item = Cell> {
+        let mut mask = self.tables.masks[key as usize][color.index()];
         let step = self.dir_offsets[dir] as isize;
         std::iter::from_fn(move || {
             if mask == 0 {

@@ -19,7 +19,7 @@
 //!   after the stone are among those of that class or above before it.
 
 use crate::board::{key_reach, Board, Cell, DELTA_NEGATIVE_SIDE, DELTA_POSITIVE_SIDE};
-use crate::pattern::{mask_offset, Pattern, Threat};
+use crate::pattern::{Pattern, Threat};
 use crate::types::Color;
 
 /// An empty cell as it would be after a stone (see the module documentation).
@@ -116,17 +116,7 @@ impl CellAfter {
         color: Color,
         dir: usize,
     ) -> impl Iterator<Item = Cell> + 'a {
-        let mut mask = board.tables().masks[self.keys[dir] as usize][color.index()];
-        let step = board.dir_offsets()[dir] as isize;
-        let cell = self.cell;
-        std::iter::from_fn(move || {
-            if mask == 0 {
-                return None;
-            }
-            let bit = mask.trailing_zeros();
-            mask &= mask - 1;
-            Some((cell as isize + mask_offset(bit) * step) as Cell)
-        })
+        board.completion_cells_of_key(self.keys[dir], color, self.cell, dir)
     }
 }
 
