@@ -170,11 +170,7 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
     // five points depend on both ends: those are played out, as is a block that makes a four
     // today.
     let opponent_has_fours = !board.cells_making(them, flag::FOUR).is_empty();
-    let exact_lines = match board.rule() {
-        Rule::Freestyle | Rule::Standard => true,
-        Rule::Renju => us == Color::White,
-        Rule::Caro | Rule::CaroExact => false,
-    };
+    let exact_lines = four_threes_read_from_lines(board.rule(), us);
     for cell in candidates.iter() {
         if board.threat_at(us, cell) != Threat::FourThree || !board.may_play(us, cell) {
             continue;
@@ -187,6 +183,17 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
         }
     }
     false
+}
+
+/// Whether `us`'s four-threes can be read from the line patterns under `rule`: renju Black's
+/// three may be false (its open four forbidden) and caro's five points depend on both ends,
+/// so those are played out.
+fn four_threes_read_from_lines(rule: Rule, us: Color) -> bool {
+    match rule {
+        Rule::Freestyle | Rule::Standard => true,
+        Rule::Renju => us == Color::White,
+        Rule::Caro | Rule::CaroExact => false,
+    }
 }
 
 /// Whether the five point of the four that `us` makes at `cell` (with its one four line) is
@@ -215,12 +222,7 @@ fn block_makes_a_four(board: &Board, us: Color, cell: Cell) -> bool {
 /// threat (`wuzi_core::lookahead`).
 pub fn has_winning_four_three_after(board: &Board, defender: Color, stone: Cell) -> Option<bool> {
     let attacker = defender.opponent();
-    let exact_lines = match board.rule() {
-        Rule::Freestyle | Rule::Standard => true,
-        Rule::Renju => attacker == Color::White,
-        Rule::Caro | Rule::CaroExact => false,
-    };
-    if !exact_lines {
+    if !four_threes_read_from_lines(board.rule(), attacker) {
         return None;
     }
     let at_least_four_three = board
