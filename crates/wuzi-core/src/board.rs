@@ -18,15 +18,17 @@
 //! - `hash` is the XOR of the stone keys of all stones, and `WHITE_TO_MOVE` if White moves.
 //!
 //! A move touches the keys of the 40 cells within five along its four lines and re-derives
-//! patterns only for the empty ones among them; nothing ever rescans the board.
+//! patterns only for the empty ones among them; nothing ever rescans the board. `make`
+//! logs what it overwrites, and `unmake` copies it back (`update.rs`).
 
 use crate::bitboard::Bitboard;
 use crate::pattern::{flag, mask_offset, CombinedTable, Pattern, RuleTables, Threat, REACH};
 use crate::rule::{Rule, RunEnd};
 use crate::types::{BoardError, Color, Point};
-use crate::zobrist::{STONE_KEYS, WHITE_TO_MOVE};
 
 pub use crate::geometry::{MAX_CELLS, MAX_MOVES, MAX_SIZE, MAX_STRIDE, MIN_SIZE, PAD};
+
+mod update;
 
 pub(crate) const EMPTY: u8 = 0;
 pub(crate) const WALL: u8 = 3;
@@ -70,7 +72,6 @@ pub(crate) const fn key_reach(rule: Rule) -> usize {
     }
 }
 
-#[derive(Clone)]
 pub struct Board {
     width: usize,
     height: usize,
@@ -93,6 +94,34 @@ pub struct Board {
     combined: &'static CombinedTable,
     /// Per colour, the sum of the combined-table values of every empty on-board cell.
     value_sums: [i32; 2],
+    /// What each logged move overwrote, in move order (`update.rs`).
+    undo: Vec<update::Overwritten>,
+    /// Where each move's entries begin in `undo` (a full board's log fits in u16).
+    undo_start: [u16; MAX_MOVES],
+    /// The first history index whose move is logged.
+    logged_from: usize,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let mut out = Board {
+            undo: Vec::with_capacity(self.undo.capacity()),
+            ..*self
+        };
+        out.undo.extend_from_slice(&self.undo);
+        out
+    }
+
+    /// Reuses the log's allocation: a helper thread takes a split point's board this way.
+    fn clone_from(&mut self, source: &Board) {
+        let mut undo = std::mem::take(&mut self.undo);
+        undo.clone_from(&source.undo);
+        *self = Board {
+            undo: Vec::new(),
+            ..*source
+        };
+        self.undo = undo;
+    }
 }
 
 impl std::fmt::Debug for Board {
@@ -141,6 +170,9 @@ impl Board {
             side: Color::Black,
             combined: &RuleTables::get(rule).combined,
             value_sums: [0; 2],
+            undo: Vec::new(),
+            undo_start: [0; MAX_MOVES],
+            logged_from: 0,
         };
         for y in 0..height {
             for x in 0..width {
@@ -165,6 +197,7 @@ impl Board {
             return;
         }
         self.combined = table;
+        self.forget_undo_log();
         let empty = self.on_board.and_not(&self.occupied());
         for cell in empty.iter() {
             self.refresh_info(cell);
@@ -518,147 +551,6 @@ impl Board {
         while diff != 0 {
             self.sets[color][diff.trailing_zeros() as usize].toggle(cell);
             diff &= diff - 1;
-        }
-    }
-
-    /// Place a stone without checks: `cell` must be an empty on-board cell and the history
-    /// not full. The hot path of search.
-    #[inline]
-    pub fn make(&mut self, color: Color, cell: Cell) {
-        debug_assert!(self.is_on_board(cell) && self.stones[cell] == EMPTY);
-        let c = color.index();
-        let before = if self.side == Color::White {
-            1u16 << 14
-        } else {
-            0
-        };
-        self.stones[cell] = c as u8 + 1;
-        self.stones_of[c].insert(cell);
-        self.hash ^= STONE_KEYS[c][cell];
-        if self.side == Color::White {
-            self.hash ^= WHITE_TO_MOVE;
-        }
-        self.side = color.opponent();
-        if self.side == Color::White {
-            self.hash ^= WHITE_TO_MOVE;
-        }
-        for colour in 0..2 {
-            self.set_info(cell, colour, 0);
-        }
-        self.history[self.moves] = cell as u16 | (c as u16) << 15 | before;
-        self.moves += 1;
-        self.update_lines(cell, c, true);
-    }
-
-    /// Hands the move to the opponent without placing a stone (the search's null move). Only
-    /// the side to move and the hash change. The history does not record it: an `unmake` of a
-    /// stone placed before the pass restores the side that stone was placed by.
-    #[inline]
-    pub fn pass(&mut self) {
-        self.side = self.side.opponent();
-        self.hash ^= WHITE_TO_MOVE;
-    }
-
-    /// Takes back a `pass`.
-    #[inline]
-    pub fn unpass(&mut self) {
-        self.pass();
-    }
-
-    /// Take back the last stone without checks: the history must not be empty.
-    #[inline]
-    pub fn unmake(&mut self) {
-        debug_assert!(self.moves > 0);
-        self.moves -= 1;
-        let (color, cell) = self.history_entry(self.moves);
-        let side_before = self.side_before(self.moves);
-        let c = color.index();
-        self.stones[cell] = EMPTY;
-        self.stones_of[c].remove(cell);
-        self.hash ^= STONE_KEYS[c][cell];
-        if self.side == Color::White {
-            self.hash ^= WHITE_TO_MOVE;
-        }
-        self.side = side_before;
-        if self.side == Color::White {
-            self.hash ^= WHITE_TO_MOVE;
-        }
-        self.update_lines(cell, c, false);
-        self.rederive(cell);
-    }
-
-    /// The hot loop of `make`/`unmake`: adjusts the line keys of the 40 cells within reach
-    /// along the four lines through `cell` and re-derives the patterns of the empty ones.
-    #[inline(always)]
-    fn update_lines(&mut self, cell: Cell, color: usize, add: bool) {
-        if key_reach(self.rule) == REACH - 1 {
-            self.update_lines_within::<{ REACH - 1 }>(cell, color, add);
-        } else {
-            self.update_lines_within::<REACH>(cell, color, add);
-        }
-    }
-
-    #[inline(always)]
-    fn update_lines_within<const K: usize>(&mut self, cell: Cell, color: usize, add: bool) {
-        let mut sums = (0, 0);
-        for d in 0..4 {
-            let off = self.dir_offsets[d];
-            for k in 1..=K {
-                let (behind, ahead) =
-                    (DELTA_POSITIVE_SIDE[color][k], DELTA_NEGATIVE_SIDE[color][k]);
-                let (behind, ahead) = if add {
-                    (behind, ahead)
-                } else {
-                    (behind.wrapping_neg(), ahead.wrapping_neg())
-                };
-                self.update_neighbour(cell - k * off, d, behind, &mut sums);
-                self.update_neighbour(cell + k * off, d, ahead, &mut sums);
-            }
-        }
-        self.value_sums[0] += sums.0;
-        self.value_sums[1] += sums.1;
-    }
-
-    /// One cell of the hot loop: add `delta` (wrapping) to its key in direction `d` and, if it
-    /// is empty, re-derive that direction's patterns and the cell's combined entries.
-    #[inline(always)]
-    fn update_neighbour(&mut self, n: Cell, d: usize, delta: u32, sums: &mut (i32, i32)) {
-        debug_assert!(n < MAX_CELLS);
-        // SAFETY: `n` is within REACH (= PAD) of an on-board cell along a line, so it lies
-        // inside the padded array, which has PAD wall cells on every side:
-        // `n < (height + 2 PAD) * stride <= MAX_CELLS`. Line keys of on-board cells are valid
-        // keys (< KEY_COUNT) by the module invariant, and only empty (hence on-board) cells
-        // are looked up; pattern codes are u16 and the combined tables have 2^16 entries.
-        // Measured: checked indexing here costs about a fifth of make+undo throughput.
-        unsafe {
-            let key = self.keys.get_unchecked_mut(n).get_unchecked_mut(d);
-            *key = key.wrapping_add(delta);
-            if *self.stones.get_unchecked(n) != EMPTY {
-                return;
-            }
-            let p = *self.tables.patterns.get_unchecked(*key as usize) as u16;
-            let shift = 4 * d;
-            let slot = self.codes.get_unchecked_mut(n);
-            // Work on register copies: re-reading halves just written as one wider word
-            // stalls store forwarding.
-            let code_black = (slot[0] & !(15 << shift)) | (p & 15) << shift;
-            let code_white = (slot[1] & !(15 << shift)) | (p >> 4) << shift;
-            slot[0] = code_black;
-            slot[1] = code_white;
-            let new_black = *self.combined.entries[0].get_unchecked(code_black as usize);
-            let new_white = *self.combined.entries[1].get_unchecked(code_white as usize);
-            let info = self.info.get_unchecked_mut(n);
-            let (old_black, old_white) = (info[0], info[1]);
-            if new_black != old_black {
-                info[0] = new_black;
-                sums.0 += CombinedTable::value_of(new_black) - CombinedTable::value_of(old_black);
-                self.toggle_flags(0, n, ((old_black ^ new_black) >> 8) as u8);
-            }
-            if new_white != old_white {
-                self.info.get_unchecked_mut(n)[1] = new_white;
-                sums.1 += CombinedTable::value_of(new_white) - CombinedTable::value_of(old_white);
-                self.toggle_flags(1, n, ((old_white ^ new_white) >> 8) as u8);
-            }
         }
     }
 

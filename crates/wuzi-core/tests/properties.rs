@@ -1,10 +1,13 @@
 //! Property tests: after any sequence of moves and undos, on boards of any size and under any
 //! rule, every incremental structure (line keys, patterns, threat classes, flag bitboards,
 //! stone bitboards, Zobrist key) equals a recomputation from scratch; renju forbidden points
-//! from the tables equal the slow RIF classifier's; undo restores the exact key.
+//! from the tables equal the slow RIF classifier's; undo restores the exact key. The walks
+//! also swap the combined table and copy the board midway, since `unmake` restores from a
+//! log that both must keep right.
 
 use proptest::prelude::*;
-use wuzi_core::pattern::{decode_window, KEY_COUNT, REACH};
+use std::sync::OnceLock;
+use wuzi_core::pattern::{decode_window, CombinedTable, RuleTables, KEY_COUNT, REACH};
 use wuzi_core::rng::Rng;
 use wuzi_core::{Board, Color, Point, Rule};
 use wuzi_testkit::reference;
@@ -33,6 +36,51 @@ fn random_point(board: &Board, rng: &mut Rng) -> Option<Point> {
     Some(empties[rng.below_by_remainder(empties.len() as u64) as usize])
 }
 
+/// A second combined table for `rule`, of other cell values than the rule's own, so that an
+/// entry restored from before a swap shows in the value sums.
+fn other_table(rule: Rule) -> &'static CombinedTable {
+    static TABLES: OnceLock<Vec<CombinedTable>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        Rule::ALL
+            .iter()
+            .map(|&r| {
+                CombinedTable::build(r, |color, patterns, threat| {
+                    let shape: i32 = patterns.iter().map(|&p| p as i32 * p as i32).sum();
+                    shape * 3 + threat as i32 * 11 + color.index() as i32
+                })
+            })
+            .collect()
+    });
+    let at = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
+    &tables[at]
+}
+
+/// Between steps, now and then: swap the combined table, or replace the board by a copy
+/// (`clone`, or `clone_from` into a board that held another game).
+fn shake(board: &mut Board, rng: &mut Rng) {
+    match rng.below_by_remainder(24) {
+        0 => {
+            let own = &RuleTables::get(board.rule()).combined;
+            let table = if std::ptr::eq(board.combined_table(), own) {
+                other_table(board.rule())
+            } else {
+                own
+            };
+            board.set_combined_table(table);
+        }
+        1 => *board = board.clone(),
+        2 => {
+            let mut other = Board::new(board.width(), board.height(), board.rule()).expect("size");
+            if let Some(p) = random_point(&other, rng) {
+                other.play(p).expect("play");
+            }
+            other.clone_from(board);
+            *board = other;
+        }
+        _ => {}
+    }
+}
+
 fn random_walk(
     width: usize,
     height: usize,
@@ -45,6 +93,7 @@ fn random_walk(
     let mut board = Board::new(width, height, rule).expect("size");
     let mut keys = vec![board.hash()];
     for step in 0..steps {
+        shake(&mut board, &mut rng);
         let roll = rng.below_by_remainder(10) as usize;
         if roll < 2 && board.move_count() > 0 {
             board.undo().expect("undo");
