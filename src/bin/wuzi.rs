@@ -6,5 +6,6 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    wuzi_cli::quiet_on_closed_output();
     ExitCode::from(wuzi_cli::run(wuzi_cli::Cli::parse()))
 }

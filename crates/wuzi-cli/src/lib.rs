@@ -80,6 +80,25 @@ pub enum Command {
     Mates(mates::MatesCommand),
 }
 
+/// Makes a closed standard output (the reader of a pipe gone, as with `wuzi bench | head`)
+/// end the process quietly with exit code 0 instead of a panic's message: the printing
+/// macros panic when a write fails, and a reader that stopped reading wants no more.
+pub fn quiet_on_closed_output() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        report(info);
+    }));
+}
+
 /// Runs the subcommand; returns the process exit code.
 pub fn run(cli: Cli) -> u8 {
     match cli.command {
