@@ -55,9 +55,18 @@ impl Thread<'_> {
         let mut list = MoveList::default();
         let history = self.history[us.index()];
         let order = self.order;
-        list.fill(board, us, facing, None, [None; 3], &history, order);
+        list.fill(board, us, facing, None, [None; 3], &history, order, None);
         if list.moves.is_empty() && facing.is_threat() {
-            list.fill(board, us, Facing::Nothing, None, [None; 3], &history, order);
+            list.fill(
+                board,
+                us,
+                Facing::Nothing,
+                None,
+                [None; 3],
+                &history,
+                order,
+                None,
+            );
         }
         list.sort();
         let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();
