@@ -44,7 +44,7 @@ fn move_generation(c: &mut Criterion) {
                 let us = b.side_to_move();
                 let facing = Facing::of(b, us);
                 let order = wuzi_search::search::ordering_table(&Default::default(), b.rule());
-                list.fill(b, us, facing, None, [None; 3], &history, order, None);
+                list.fill(b, us, facing, None, [None; 3], &history, order);
                 n += list.moves.len();
             }
             n

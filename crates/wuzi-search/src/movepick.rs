@@ -120,50 +120,8 @@ impl Facing {
     }
 }
 
-/// The four-three defences (`four_three_defences`) of recently met positions, by Zobrist
-/// key: a node that faces a four-three is met again in the next iteration and in every
-/// re-search, and its defences cost a read of the position after each point within six
-/// cells of the four-three. One per search thread.
-pub struct DefenceCache {
-    entries: Vec<(u64, Bitboard)>,
-}
-
-impl DefenceCache {
-    const SIZE: usize = 1 << 10;
-
-    pub fn new() -> DefenceCache {
-        // A key no position has in practice marks an empty slot (the empty board's is 0).
-        DefenceCache {
-            entries: vec![(u64::MAX, Bitboard::EMPTY); Self::SIZE],
-        }
-    }
-
-    /// `four_three_defences(board, us)`, for `us` the side to move.
-    pub fn defences(&mut self, board: &mut Board, us: Color) -> Bitboard {
-        debug_assert_eq!(us, board.side_to_move());
-        let key = board.hash();
-        let slot = &mut self.entries[key as usize & (Self::SIZE - 1)];
-        if slot.0 != key {
-            *slot = (key, four_three_defences(board, us));
-        }
-        slot.1
-    }
-}
-
-impl Default for DefenceCache {
-    fn default() -> DefenceCache {
-        DefenceCache::new()
-    }
-}
-
-/// The candidate set for the side to move (see the module documentation); `cache`, where
-/// there is one, remembers the defences against four-threes.
-pub fn candidates(
-    board: &mut Board,
-    us: Color,
-    facing: Facing,
-    cache: Option<&mut DefenceCache>,
-) -> Bitboard {
+/// The candidate set for the side to move (see the module documentation).
+pub fn candidates(board: &mut Board, us: Color, facing: Facing) -> Bitboard {
     let them = us.opponent();
     match facing {
         Facing::Five => return crate::tactics::five_stoppers(board, us),
@@ -177,10 +135,7 @@ pub fn candidates(
                 .or(board.cells_making(us, flag::FOUR));
         }
         Facing::FourThree => {
-            let defences = match cache {
-                Some(cache) => cache.defences(board, us),
-                None => four_three_defences(board, us),
-            };
+            let defences = four_three_defences(board, us);
             if !defences.is_empty() {
                 return defences.or(board.cells_making(us, flag::FOUR));
             }
@@ -401,11 +356,10 @@ impl MoveList {
         refutations: [Option<Cell>; 3],
         history: &[i32],
         table: Option<&OrderTable>,
-        cache: Option<&mut DefenceCache>,
     ) {
         self.moves.clear();
         self.sorted = false;
-        let set = candidates(board, us, facing, cache);
+        let set = candidates(board, us, facing);
         for cell in set.iter() {
             if !board.may_play(us, cell) {
                 continue;
@@ -533,7 +487,7 @@ mod tests {
         // The defences are Black's four points: the two beside the three (which stop it)
         // and the two a step further (after which Black still makes a straight four on the
         // other side, left to the search). White has no fours of its own.
-        let set = candidates(&mut board, Color::White, Facing::OpenThree, None);
+        let set = candidates(&mut board, Color::White, Facing::OpenThree);
         let points: Vec<Point> = set.iter().map(|c| board.point(c)).collect();
         let expected = [(3, 7), (4, 7), (8, 7), (9, 7)].map(|(x, y)| Point::new(x, y));
         assert_eq!(points, expected.to_vec());
@@ -623,39 +577,5 @@ mod tests {
             positions >= 10 && checked > 500,
             "only {positions} positions, {checked} cells"
         );
-    }
-
-    /// The cache answers what `four_three_defences` does, when the position is new to it, when
-    /// it is met again, and once many other positions have gone through it (random positions
-    /// facing a four-three, every rule).
-    #[test]
-    fn defence_cache_answers_what_the_generator_does() {
-        let mut rng = wuzi_core::rng::Rng::new(23);
-        let mut cache = DefenceCache::new();
-        let mut seen = Vec::new();
-        for round in 0..3000 {
-            let rule = Rule::ALL[round % Rule::ALL.len()];
-            let mut board = Board::new(11, 11, rule).expect("board");
-            let stones = 8 + rng.below(16);
-            while board.move_count() < stones {
-                let p = Point::new(rng.below(11) as u8, rng.below(11) as u8);
-                if board.is_legal(p) {
-                    board.play(p).expect("legal");
-                }
-            }
-            let us = board.side_to_move();
-            if Facing::of(&mut board, us) != Facing::FourThree {
-                continue;
-            }
-            let expected = four_three_defences(&mut board, us);
-            assert_eq!(cache.defences(&mut board, us), expected, "{board:?}");
-            assert_eq!(cache.defences(&mut board, us), expected, "{board:?}");
-            seen.push((board, expected));
-        }
-        assert!(seen.len() >= 20, "only {} positions", seen.len());
-        for (mut board, expected) in seen {
-            let us = board.side_to_move();
-            assert_eq!(cache.defences(&mut board, us), expected, "{board:?}");
-        }
     }
 }

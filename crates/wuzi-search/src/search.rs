@@ -35,7 +35,7 @@
 //! settles tactics and stands pat: the score at a fixed depth is then the minimax value of
 //! that tree (what `tests/main_search.rs` and `tests/parallel_search.rs` compare).
 
-use crate::movepick::{DefenceCache, Facing, MoveList};
+use crate::movepick::{Facing, MoveList};
 use crate::order_table::OrderTable;
 use crate::params::PLY;
 use crate::tactics::{loss_in, settle, win_in, Settled};
@@ -178,8 +178,6 @@ pub struct Thread<'a> {
     pub(crate) order: Option<&'static OrderTable>,
     pub(crate) pv: Vec<Vec<Cell>>,
     lists: Vec<MoveList>,
-    /// The defences of positions facing a four-three, remembered for re-searches.
-    defences: DefenceCache,
     /// The root's threat solvers (the tree's own threats are read by the quiescence).
     vcf: VcfSolver<'a>,
     /// The best root move of the last `search_root` call whose score beat that call's alpha
@@ -267,7 +265,6 @@ impl<'a> Thread<'a> {
             order,
             pv: vec![Vec::new(); MAX_PLY + 2],
             lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
-            defences: DefenceCache::new(),
             vcf,
             root_verified: None,
             split: None,

@@ -45,7 +45,7 @@ pub fn order_sample(record: &Record) -> Result<Option<OrderSample>, TuneError> {
         return Ok(None);
     };
     let facing = Facing::of(&mut board, us);
-    let set = candidates(&mut board, us, facing, None);
+    let set = candidates(&mut board, us, facing);
     let table = if shared_colours(record.rule) {
         0
     } else {

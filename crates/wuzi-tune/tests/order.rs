@@ -45,7 +45,7 @@ fn a_sample_holds_the_search_s_candidates_and_its_best_move() {
     for mut board in random_boards(40, Rule::Freestyle, 5) {
         let us = board.side_to_move();
         let facing = Facing::of(&mut board, us);
-        let set = candidates(&mut board, us, facing, None);
+        let set = candidates(&mut board, us, facing);
         let legal: Vec<_> = set.iter().filter(|&c| board.may_play(us, c)).collect();
         let Some(&best) = legal.last() else { continue };
         let record = Record::of(&board, 1, Some(0))
@@ -83,7 +83,7 @@ fn the_fit_learns_a_preference_the_class_scores_lack() {
     for mut board in random_boards(400, rule, 21) {
         let us = board.side_to_move();
         let facing = Facing::of(&mut board, us);
-        let set = candidates(&mut board, us, facing, None);
+        let set = candidates(&mut board, us, facing);
         let legal: Vec<_> = set.iter().filter(|&c| board.may_play(us, c)).collect();
         let Some(&best) = legal
             .iter()

@@ -45,7 +45,6 @@ impl Thread<'_> {
             [None; 3],
             &history,
             self.order,
-            None,
         );
         list.sort();
         let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();

@@ -344,7 +344,6 @@ impl Thread<'_> {
                     [k0, k1, counter],
                     &self.history[us.index()],
                     self.order,
-                    Some(&mut self.defences),
                 );
             }
         }

@@ -55,18 +55,9 @@ impl Thread<'_> {
         let mut list = MoveList::default();
         let history = self.history[us.index()];
         let order = self.order;
-        list.fill(board, us, facing, None, [None; 3], &history, order, None);
+        list.fill(board, us, facing, None, [None; 3], &history, order);
         if list.moves.is_empty() && facing.is_threat() {
-            list.fill(
-                board,
-                us,
-                Facing::Nothing,
-                None,
-                [None; 3],
-                &history,
-                order,
-                None,
-            );
+            list.fill(board, us, Facing::Nothing, None, [None; 3], &history, order);
         }
         list.sort();
         let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();
