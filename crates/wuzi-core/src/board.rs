@@ -104,12 +104,10 @@ pub struct Board {
 
 impl Clone for Board {
     fn clone(&self) -> Board {
-        let mut out = Board {
-            undo: Vec::with_capacity(self.undo.capacity()),
+        Board {
+            undo: self.undo.clone(),
             ..*self
-        };
-        out.undo.extend_from_slice(&self.undo);
-        out
+        }
     }
 
     /// Reuses the log's allocation: a helper thread takes a split point's board this way.

@@ -29,7 +29,7 @@ const _: () = assert!(MAX_MOVES * LOG_PER_MOVE <= u16::MAX as usize && MAX_CELLS
 
 /// What `make` overwrote at one empty cell: its pattern codes and combined entries before
 /// the stone.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Overwritten {
     cell: u16,
     codes: [u16; 2],
@@ -129,25 +129,14 @@ impl Board {
     /// Copies back the entries logged from `start` on, keeping the flag sets and value sums.
     #[inline(always)]
     fn restore_logged(&mut self, start: usize) {
-        let mut sums = (0, 0);
         for i in start..self.undo.len() {
             let e = self.undo[i];
             let n = e.cell as Cell;
             self.codes[n] = e.codes;
-            let now = self.info[n];
-            self.info[n] = e.info;
-            if now[0] != e.info[0] {
-                sums.0 += CombinedTable::value_of(e.info[0]) - CombinedTable::value_of(now[0]);
-                self.toggle_flags(0, n, ((now[0] ^ e.info[0]) >> 8) as u8);
-            }
-            if now[1] != e.info[1] {
-                sums.1 += CombinedTable::value_of(e.info[1]) - CombinedTable::value_of(now[1]);
-                self.toggle_flags(1, n, ((now[1] ^ e.info[1]) >> 8) as u8);
-            }
+            self.set_info(n, 0, e.info[0]);
+            self.set_info(n, 1, e.info[1]);
         }
         self.undo.truncate(start);
-        self.value_sums[0] += sums.0;
-        self.value_sums[1] += sums.1;
     }
 
     /// Takes the stone of colour index `color` at `cell` out of its neighbours' line keys,
