@@ -442,8 +442,16 @@ impl<'a> Thread<'a> {
 
     /// The best move of a node was `cell` (searched `index`-th of `list`): it becomes a killer
     /// and the counter to the last move unless it is a threat or a defence (those are found
-    /// by generation anyway), and its history rises while the moves tried before it fall.
-    fn reward_best_move(&mut self, list: &MoveList, index: usize, ply: usize, depth: i32) {
+    /// by generation anyway), and its history rises while the moves tried before it fall
+    /// (at a node facing a four or an open three, only where the move is an attack).
+    fn reward_best_move(
+        &mut self,
+        list: &MoveList,
+        index: usize,
+        ply: usize,
+        depth: i32,
+        facing: Facing,
+    ) {
         let us = self.board.side_to_move();
         let cell = list.moves[index].0;
         let f = self.frame(ply);
@@ -459,10 +467,19 @@ impl<'a> Thread<'a> {
         }
         let plies = depth / PLY;
         let bonus = (plies * plies).min(400);
+        // Facing a four or an open three, the defences are forced: which of them was best
+        // says little about the move elsewhere, so only the side's own attacks learn there.
+        let forced = matches!(facing, Facing::Five | Facing::OpenThree);
+        let board = &self.board;
+        let learns = |c: Cell| !forced || board.threat_at(us, c) >= Threat::OpenThree;
         let h = &mut self.history[us.index()];
-        h[cell] = (h[cell] + bonus).min(HISTORY_MAX);
+        if learns(cell) {
+            h[cell] = (h[cell] + bonus).min(HISTORY_MAX);
+        }
         for &(other, _) in &list.moves[..index] {
-            h[other] = (h[other] - bonus).max(-HISTORY_MAX);
+            if learns(other) {
+                h[other] = (h[other] - bonus).max(-HISTORY_MAX);
+            }
         }
     }
 }

@@ -580,7 +580,7 @@ impl Thread<'_> {
                 .iter()
                 .position(|m| m.0 == cell)
                 .unwrap_or(best_index);
-            self.reward_best_move(&list, index, ply, ctx.depth);
+            self.reward_best_move(&list, index, ply, ctx.depth, facing);
         }
         self.lists[ply] = list;
         let bound = if best >= beta {
