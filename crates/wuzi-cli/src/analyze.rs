@@ -76,6 +76,7 @@ pub fn run(args: &AnalyzeArgs) -> u8 {
         hard_time: Some(args.time),
         max_depth: args.depth,
         multipv: args.lines,
+        analysis: true,
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash.saturating_mul(1 << 20));

@@ -153,6 +153,7 @@ fn slice(
         multipv: 1,
         blocked: Vec::new(),
         draw: base.draw,
+        analysis: base.analysis,
     }
 }
 

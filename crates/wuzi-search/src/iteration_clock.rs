@@ -17,6 +17,8 @@ use crate::Limits;
 pub(crate) struct IterationClock {
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// Whether the search is analysis (see [`Limits::analysis`]).
+    analysis: bool,
     /// Iterations in a row that kept the best move (from depth 2 on).
     stable_iterations: u32,
     /// Whether the last iteration changed the best move.
@@ -28,6 +30,7 @@ impl IterationClock {
         IterationClock {
             soft: limits.soft_time,
             hard: limits.hard_time,
+            analysis: limits.analysis,
             stable_iterations: 0,
             changed: false,
         }
@@ -48,12 +51,14 @@ impl IterationClock {
 
     /// Whether the search of a forced move (one root move) may stop after `depth`: in play (a
     /// soft limit), after a few iterations for its score or an eighth of the soft limit.
-    /// Without a soft limit (a depth, a node budget, a measurement) it is searched like any
-    /// other position. Searching it on to the hard limit where a turn's unused time is lost
+    /// Without a soft limit (a depth, a node budget, a measurement), and in analysis, it is
+    /// searched like any other position. Searching it on to the hard limit where a turn's unused time is lost
     /// was measured and lost (`docs/journal/search.md`, 2026-11-27).
     pub(crate) fn forced_move_done(&self, depth: i32, elapsed: Duration) -> bool {
-        self.soft
-            .is_some_and(|soft| depth >= 8 || elapsed * 8 >= soft)
+        !self.analysis
+            && self
+                .soft
+                .is_some_and(|soft| depth >= 8 || elapsed * 8 >= soft)
     }
 
     pub(crate) fn may_start_iteration(&self, elapsed: Duration, last_iteration: Duration) -> bool {
@@ -138,6 +143,14 @@ mod tests {
             assert!(c.forced_move_done(8, ms(0)));
             assert!(c.forced_move_done(3, ms(13)));
         }
+        // Analysis reads it to the limits.
+        let analysis = IterationClock::new(&Limits {
+            soft_time: Some(ms(100)),
+            hard_time: Some(ms(100)),
+            analysis: true,
+            ..Limits::default()
+        });
+        assert!(!analysis.forced_move_done(20, ms(90)));
     }
 
     #[test]

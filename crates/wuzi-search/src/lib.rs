@@ -68,6 +68,10 @@ pub struct Limits {
     /// The game ends once the board holds this many stones without a five (a tournament's
     /// move limit); `None`: only when the board is full.
     pub draw: Option<DrawRule>,
+    /// The search is analysis, not a move about to be played: a root with one legal move is
+    /// read to the limits like any other position (in play it stops once its score is known,
+    /// since only the move matters).
+    pub analysis: bool,
 }
 
 impl Default for Limits {
@@ -80,6 +84,7 @@ impl Default for Limits {
             multipv: 1,
             blocked: Vec::new(),
             draw: None,
+            analysis: false,
         }
     }
 }

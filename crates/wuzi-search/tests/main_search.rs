@@ -377,8 +377,8 @@ fn the_horizon_vcf_finds_the_defence_the_static_evaluation_misses() {
 }
 
 /// A forced move (one legal answer) stops after a few iterations in play (a soft limit);
-/// to a depth asked for, or with only a hard limit (a measurement), it is searched like any
-/// position.
+/// to a depth asked for, with only a hard limit (a measurement), or in analysis, it is
+/// searched like any position.
 #[test]
 fn a_forced_move_stops_early_only_in_play() {
     let b = board_to_move(&FOUR_TO_BLOCK, Rule::Freestyle, Color::White);
@@ -408,6 +408,14 @@ fn a_forced_move_stops_early_only_in_play() {
         ..Limits::default()
     });
     assert_eq!((in_play.best, in_play.depth), (P(6, 1), 8));
+    let analysis = search(Limits {
+        max_depth: Some(deep),
+        soft_time: Some(minute),
+        hard_time: Some(minute),
+        analysis: true,
+        ..Limits::default()
+    });
+    assert_eq!((analysis.best, analysis.depth), (P(6, 1), deep));
 }
 
 /// Games played at a small node budget with several lines (as a weak playing level asks):

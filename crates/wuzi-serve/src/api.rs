@@ -368,6 +368,7 @@ impl ThinkReq {
                 max_depth: depth,
                 max_nodes: self.nodes,
                 multipv: lines,
+                analysis: kind == JobKind::Analyse,
                 ..Limits::default()
             },
             threads: threads(app, self.threads)?,

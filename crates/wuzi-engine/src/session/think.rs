@@ -40,6 +40,7 @@ impl Session {
             multipv: 1,
             blocked: self.blocks_on(board),
             draw: self.settings.draw_rule(board.rule()),
+            analysis: false,
         }
     }
 
@@ -87,6 +88,7 @@ impl Session {
         );
         if let ThinkKind::Nbest(n) = kind {
             limits.multipv = n;
+            limits.analysis = true;
         }
         if kind == ThinkKind::Swap2 {
             limits.blocked.clear();
