@@ -20,7 +20,7 @@
 //! rule has one, else the hand-set class scores), killer moves and the history table.
 
 use crate::order_table::OrderTable;
-use crate::params::{FOUR_BUILDS_BONUS, THREE_BUILDS_BONUS};
+use crate::params::{FOUR_BUILDS_BONUS, HISTORY_ORDER_BOUND, THREE_BUILDS_BONUS};
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Threat};
 
 /// Attack value of the threat a move makes for the side to move.
@@ -282,6 +282,20 @@ pub fn move_score(table: Option<&OrderTable>, board: &Board, us: Color, cell: Ce
     }
 }
 
+/// A move's ordering score before the table move and the refutations: its table (or class)
+/// score and its history, the history bounded so that it reorders moves of similar scores
+/// without lifting a quiet move over a threat.
+#[inline]
+pub fn ordering_score(
+    table: Option<&OrderTable>,
+    board: &Board,
+    us: Color,
+    cell: Cell,
+    history: i32,
+) -> i32 {
+    move_score(table, board, us, cell) + history.clamp(-HISTORY_ORDER_BOUND, HISTORY_ORDER_BOUND)
+}
+
 /// The hand-set ordering score of a move: the classes of what it makes and takes.
 #[inline]
 pub fn class_score(board: &Board, us: Color, cell: Cell) -> i32 {
@@ -364,7 +378,7 @@ impl MoveList {
             if !board.may_play(us, cell) {
                 continue;
             }
-            let mut score = move_score(table, board, us, cell) + history[cell].clamp(-400, 400);
+            let mut score = ordering_score(table, board, us, cell, history[cell]);
             if Some(cell) == tt_move {
                 score += TT_MOVE;
             } else if refutations.contains(&Some(cell)) {

@@ -148,6 +148,10 @@ pub const FAR_DISTANCE: usize = 4;
 pub const FOUR_BUILDS_BONUS: i32 = 400;
 pub const THREE_BUILDS_BONUS: i32 = 150;
 
+/// The most the history adds to or takes from a move's ordering score (in the tree, and
+/// at the root, whose moves that failed low are reordered by it after each iteration).
+pub const HISTORY_ORDER_BOUND: i32 = 400;
+
 // ---------------------------------------------------------------------------------------
 // Iterative deepening.
 

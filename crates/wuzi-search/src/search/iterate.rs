@@ -187,6 +187,11 @@ pub(crate) fn deepen(
                 .filter(|m| !found.iter().any(|f| f.cell == m.cell))
                 .cloned(),
         );
+        // The moves that failed low, in the order a node would now search them: the history
+        // learned in this iteration reorders them (else a late move stays late, and heavily
+        // reduced, in every iteration).
+        next[found.len()..]
+            .sort_by_cached_key(|m| std::cmp::Reverse(thread.root_order_score(m.cell)));
         moves = next;
         let best_before = completed[0].cell;
         if found.len() == multipv {

@@ -69,6 +69,19 @@ impl Thread<'_> {
         moves
     }
 
+    /// A root move's ordering score as a node's move picker would give it now (the learned
+    /// table or the class score, and the history learned so far).
+    pub(crate) fn root_order_score(&self, cell: Cell) -> i32 {
+        let us = self.board.side_to_move();
+        movepick::ordering_score(
+            self.order,
+            &self.board,
+            us,
+            cell,
+            self.history[us.index()][cell],
+        )
+    }
+
     /// Searches the root moves at `depth` within `(alpha, beta)`, reordering `moves` by
     /// score; returns the best score (meaningless if stopped).
     pub fn search_root(
