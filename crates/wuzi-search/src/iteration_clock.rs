@@ -52,8 +52,8 @@ impl IterationClock {
     /// Whether the search of a forced move (one root move) may stop after `depth`: in play (a
     /// soft limit), after a few iterations for its score or an eighth of the soft limit.
     /// Without a soft limit (a depth, a node budget, a measurement), and in analysis, it is
-    /// searched like any other position. Searching it on to the hard limit where a turn's unused time is lost
-    /// was measured and lost (`docs/journal/search.md`, 2026-11-27).
+    /// searched like any other position. Searching it on to the hard limit where a turn's
+    /// unused time is lost was measured and lost (`docs/journal/search.md`, 2026-11-27).
     pub(crate) fn forced_move_done(&self, depth: i32, elapsed: Duration) -> bool {
         !self.analysis
             && self

@@ -283,8 +283,8 @@ pub fn move_score(table: Option<&OrderTable>, board: &Board, us: Color, cell: Ce
 }
 
 /// A move's ordering score before the table move and the refutations: its table (or class)
-/// score and its history, the history bounded so that it reorders moves of similar scores
-/// without lifting a quiet move over a threat.
+/// score and its history, the history bounded so that it reorders moves of near scores
+/// rather than outweighing what the moves make and take on the board.
 #[inline]
 pub fn ordering_score(
     table: Option<&OrderTable>,
