@@ -388,6 +388,15 @@ impl MoveList {
         }
     }
 
+    /// Adds `bonus` to the score of every move that makes `us` an open three or more.
+    pub fn raise_threats(&mut self, board: &Board, us: Color, bonus: i32) {
+        for m in self.moves.iter_mut() {
+            if board.threat_at(us, m.0) >= Threat::OpenThree {
+                m.1 += bonus;
+            }
+        }
+    }
+
     /// Fills the list with every legal empty point (the textbook oracle's move set), scored
     /// like `fill`.
     pub fn fill_all(&mut self, board: &mut Board, us: Color, tt_move: Option<Cell>) {
@@ -484,6 +493,39 @@ mod tests {
             }
             prop_assert_eq!(&split.moves, &expected);
         }
+    }
+
+    #[test]
+    fn raise_threats_raises_exactly_the_open_threes_and_more() {
+        let mut board = Board::new(15, 15, Rule::Freestyle).expect("board");
+        // Black: two in a row at (6..7, 7); White far away; Black to move.
+        for (b, w) in [((6, 7), (0, 0)), ((7, 7), (0, 14))] {
+            board.play(Point::new(b.0, b.1)).expect("b");
+            board.play(Point::new(w.0, w.1)).expect("w");
+        }
+        let us = board.side_to_move();
+        let mut list = MoveList::default();
+        list.fill(
+            &mut board,
+            us,
+            Facing::Nothing,
+            None,
+            [None; 3],
+            &vec![0; wuzi_core::geometry::MAX_CELLS],
+            None,
+        );
+        let before = list.moves.clone();
+        list.raise_threats(&board, us, 300);
+        let mut raised = 0;
+        for (&(cell, old), &(same, new)) in before.iter().zip(&list.moves) {
+            assert_eq!(cell, same);
+            let threat = board.threat_at(us, cell);
+            let bonus = if threat >= Threat::OpenThree { 300 } else { 0 };
+            assert_eq!(new, old + bonus, "{:?} makes {threat:?}", board.point(cell));
+            raised += (bonus > 0) as usize;
+        }
+        // (5, 7) and (8, 7) make .XXX. open threes, as do the split threes beyond them.
+        assert!(raised >= 2, "only {raised} moves raised");
     }
 
     #[test]

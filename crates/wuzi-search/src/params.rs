@@ -152,6 +152,13 @@ pub const THREE_BUILDS_BONUS: i32 = 150;
 /// at the root, whose moves that failed low are reordered by it after each iteration).
 pub const HISTORY_ORDER_BOUND: i32 = 400;
 
+/// Added to the score of a move that makes an open three or more at a node that does not
+/// face a threat, when the side's move two plies before made an open three or more: a line
+/// of threats goes on. Without it the learned table ranks a plain open three below the
+/// quiet moves that take the opponent's threes, and the move count prunes it at shallow
+/// depth (the journal's second case study).
+pub const CONTINUING_ATTACK_ORDER: i32 = 300;
+
 // ---------------------------------------------------------------------------------------
 // Iterative deepening.
 

@@ -345,6 +345,12 @@ impl Thread<'_> {
                     &self.history[us.index()],
                     self.order,
                 );
+                // A line of threats goes on from the side's own open three or four: its
+                // next threats go before the quiet moves the static score prefers, which
+                // the move count would otherwise prune at shallow depth.
+                if !facing.is_threat() && self.frame_before(ply, 2).made >= Threat::OpenThree {
+                    list.raise_threats(&self.board, us, CONTINUING_ATTACK_ORDER);
+                }
             }
         }
         if list.moves.is_empty() {
