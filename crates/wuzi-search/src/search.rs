@@ -223,6 +223,50 @@ pub struct RootMove {
     pub depth: u32,
 }
 
+/// Writes the game's last moves into the frames before the root (`frames[i]` is the frame
+/// `frames.len() - i` plies before it): each move's cell and what it made and took when it
+/// was played, so that the root and its first plies know the side's own last stone and
+/// whether a line of threats goes on, as the nodes below them do. A move that does not
+/// alternate with the side to move (a position set up stone by stone) and those before it
+/// are left out.
+fn game_moves_into_frames(board: &Board, frames: &mut [Frame]) {
+    let n = board.move_count();
+    let shown = frames.len().min(n);
+    let Ok(mut replay) = Board::new(board.width(), board.height(), board.rule()) else {
+        return;
+    };
+    for back in (0..n).rev() {
+        let Some((color, cell)) = board.recent_move(back) else {
+            return;
+        };
+        if back < shown {
+            // The move made `back + 1` plies before the root: the root's side made those an
+            // even number of plies before it.
+            let mover = if back % 2 == 1 {
+                board.side_to_move()
+            } else {
+                board.side_to_move().opponent()
+            };
+            let at = frames.len() - 1 - back;
+            if color == mover {
+                let frame = &mut frames[at];
+                frame.current = Some(cell);
+                frame.made = replay.threat_at(color, cell);
+                frame.blocked = replay.threat_at(color.opponent(), cell);
+            } else {
+                // Neither this move nor the older ones written already alternate with the
+                // root: their frames stay empty.
+                for frame in frames[..=at].iter_mut() {
+                    frame.current = None;
+                    frame.made = Threat::None;
+                    frame.blocked = Threat::None;
+                }
+            }
+        }
+        replay.make(color, cell);
+    }
+}
+
 impl<'a> Thread<'a> {
     pub fn new(
         board: &Board,
@@ -247,6 +291,7 @@ impl<'a> Thread<'a> {
                 frame.static_eval = Some(value);
                 frame.raw_eval = Some(value);
             }
+            game_moves_into_frames(&board, &mut frames[..FRAMES_BEFORE_ROOT]);
         }
         Thread {
             board,
@@ -507,4 +552,70 @@ pub(crate) fn install_evaluation(options: &Options, board: &mut Board) -> eval::
         None => evaluator.prepare(board),
     }
     evaluator
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wuzi_core::{Color, Rule};
+
+    fn board_after(moves: &[(u8, u8)]) -> Board {
+        let mut board = Board::new(15, 15, Rule::Freestyle).expect("board");
+        for &(x, y) in moves {
+            board.play(Point::new(x, y)).expect("legal");
+        }
+        board
+    }
+
+    #[test]
+    fn the_game_moves_before_the_root_fill_its_frames() {
+        // Black builds (5..7, 7) into an open three with its last stone; White answers far.
+        let board = board_after(&[(5, 7), (0, 0), (6, 7), (0, 14), (7, 7), (14, 0)]);
+        let mut frames = vec![Frame::default(); FRAMES_BEFORE_ROOT];
+        game_moves_into_frames(&board, &mut frames);
+        let cell = |x, y| board.cell(Point::new(x, y));
+        // Black is to move: one ply before the root White's (14, 0), two before Black's
+        // (7, 7), which made the open three.
+        let last = &frames[FRAMES_BEFORE_ROOT - 1];
+        assert_eq!(last.current, cell(14, 0));
+        let own = &frames[FRAMES_BEFORE_ROOT - 2];
+        assert_eq!(own.current, cell(7, 7));
+        assert_eq!(own.made, Threat::OpenThree);
+        assert_eq!(frames[FRAMES_BEFORE_ROOT - 3].current, cell(0, 14));
+        assert_eq!(frames[FRAMES_BEFORE_ROOT - 4].current, cell(6, 7));
+        assert!(frames[FRAMES_BEFORE_ROOT - 4].made < Threat::OpenThree);
+    }
+
+    #[test]
+    fn fewer_game_moves_than_frames_leave_the_oldest_empty() {
+        let board = board_after(&[(7, 7)]);
+        let mut frames = vec![Frame::default(); FRAMES_BEFORE_ROOT];
+        game_moves_into_frames(&board, &mut frames);
+        assert_eq!(
+            frames[FRAMES_BEFORE_ROOT - 1].current,
+            board.cell(Point::new(7, 7))
+        );
+        assert!(frames[..FRAMES_BEFORE_ROOT - 1]
+            .iter()
+            .all(|f| f.current.is_none() && f.made == Threat::None));
+    }
+
+    #[test]
+    fn moves_that_do_not_alternate_with_the_root_are_left_out() {
+        // Black twice in a row at the end (a position set up stone by stone): only the
+        // last stone alternates with White to move.
+        let mut board = board_after(&[(5, 7), (0, 0), (6, 7)]);
+        board.pass();
+        board.play(Point::new(7, 7)).expect("legal");
+        assert_eq!(board.side_to_move(), Color::White);
+        let mut frames = vec![Frame::default(); FRAMES_BEFORE_ROOT];
+        game_moves_into_frames(&board, &mut frames);
+        assert_eq!(
+            frames[FRAMES_BEFORE_ROOT - 1].current,
+            board.cell(Point::new(7, 7))
+        );
+        assert!(frames[..FRAMES_BEFORE_ROOT - 1]
+            .iter()
+            .all(|f| f.current.is_none() && f.made == Threat::None));
+    }
 }
