@@ -586,18 +586,20 @@ mod tests {
         assert!(frames[FRAMES_BEFORE_ROOT - 4].made < Threat::OpenThree);
     }
 
-    #[test]
-    fn fewer_game_moves_than_frames_leave_the_oldest_empty() {
-        let board = board_after(&[(7, 7)]);
+    /// The frame just before the root holds `last`; the older ones are empty.
+    fn assert_only_the_last_move_at(board: &Board, last: Point) {
         let mut frames = vec![Frame::default(); FRAMES_BEFORE_ROOT];
-        game_moves_into_frames(&board, &mut frames);
-        assert_eq!(
-            frames[FRAMES_BEFORE_ROOT - 1].current,
-            board.cell(Point::new(7, 7))
-        );
+        game_moves_into_frames(board, &mut frames);
+        assert_eq!(frames[FRAMES_BEFORE_ROOT - 1].current, board.cell(last));
         assert!(frames[..FRAMES_BEFORE_ROOT - 1]
             .iter()
             .all(|f| f.current.is_none() && f.made == Threat::None));
+    }
+
+    #[test]
+    fn fewer_game_moves_than_frames_leave_the_oldest_empty() {
+        let board = board_after(&[(7, 7)]);
+        assert_only_the_last_move_at(&board, Point::new(7, 7));
     }
 
     #[test]
@@ -608,14 +610,6 @@ mod tests {
         board.pass();
         board.play(Point::new(7, 7)).expect("legal");
         assert_eq!(board.side_to_move(), Color::White);
-        let mut frames = vec![Frame::default(); FRAMES_BEFORE_ROOT];
-        game_moves_into_frames(&board, &mut frames);
-        assert_eq!(
-            frames[FRAMES_BEFORE_ROOT - 1].current,
-            board.cell(Point::new(7, 7))
-        );
-        assert!(frames[..FRAMES_BEFORE_ROOT - 1]
-            .iter()
-            .all(|f| f.current.is_none() && f.made == Threat::None));
+        assert_only_the_last_move_at(&board, Point::new(7, 7));
     }
 }
