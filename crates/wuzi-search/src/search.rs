@@ -226,44 +226,25 @@ pub struct RootMove {
 /// Writes the game's last moves into the frames before the root (`frames[i]` is the frame
 /// `frames.len() - i` plies before it): each move's cell and what it made and took when it
 /// was played, so that the root and its first plies know the side's own last stone and
-/// whether a line of threats goes on, as the nodes below them do. A move that does not
-/// alternate with the side to move (a position set up stone by stone) and those before it
-/// are left out.
+/// whether a line of threats goes on, as the nodes below them do. The frames are empty on
+/// entry; a move that does not alternate with the side to move (a position set up stone by
+/// stone) and those before it are left out.
 fn game_moves_into_frames(board: &Board, frames: &mut [Frame]) {
-    let n = board.move_count();
-    let shown = frames.len().min(n);
-    let Ok(mut replay) = Board::new(board.width(), board.height(), board.rule()) else {
-        return;
-    };
-    for back in (0..n).rev() {
-        let Some((color, cell)) = board.recent_move(back) else {
-            return;
-        };
-        if back < shown {
-            // The move made `back + 1` plies before the root: the root's side made those an
-            // even number of plies before it.
-            let mover = if back % 2 == 1 {
-                board.side_to_move()
-            } else {
-                board.side_to_move().opponent()
-            };
-            let at = frames.len() - 1 - back;
-            if color == mover {
-                let frame = &mut frames[at];
+    // Taken back one by one from the newest: each move's threats are read on the board
+    // before it.
+    let mut before = board.clone();
+    let mut mover = board.side_to_move();
+    for frame in frames.iter_mut().rev() {
+        mover = mover.opponent();
+        match before.recent_move(0) {
+            Some((color, cell)) if color == mover => {
+                before.unmake();
                 frame.current = Some(cell);
-                frame.made = replay.threat_at(color, cell);
-                frame.blocked = replay.threat_at(color.opponent(), cell);
-            } else {
-                // Neither this move nor the older ones written already alternate with the
-                // root: their frames stay empty.
-                for frame in frames[..=at].iter_mut() {
-                    frame.current = None;
-                    frame.made = Threat::None;
-                    frame.blocked = Threat::None;
-                }
+                frame.made = before.threat_at(color, cell);
+                frame.blocked = before.threat_at(color.opponent(), cell);
             }
+            _ => return,
         }
-        replay.make(color, cell);
     }
 }
 
