@@ -195,8 +195,11 @@ pub struct Options {
     /// Use the transposition table (probe and store).
     pub use_tt: bool,
     /// Reductions and pruning that can change the result (LMR, futility, move-count
-    /// pruning, aspiration windows). Without them the search is plain alpha-beta over the
-    /// threat-restricted move sets, so its score at a fixed depth is exact for that tree.
+    /// pruning, aspiration windows) and the two-ply static value (the mean of a node's
+    /// evaluation and its parent's, which depends on the path to the node). Without them the
+    /// search is plain alpha-beta over the threat-restricted move sets with the raw
+    /// evaluation at its leaves, so its score at a fixed depth is exact for that tree, and
+    /// the transposition table cannot change it.
     pub pruning: bool,
     /// Threat-space search: VCF and VCT at the root, the side's fours in the quiescence.
     pub threat_search: bool,

@@ -395,9 +395,14 @@ impl<'a> Thread<'a> {
     /// side to move's threats and underrates the opponent's, so raw values swing between odd
     /// and even depths; the mean of two consecutive plies cancels most of the swing, which
     /// keeps reduced searches (whose depth parity differs) comparable with full ones.
+    /// The mean depends on the path to the node (a transposition reached from another
+    /// parent gets another value), so it belongs to the selective search: with `pruning` off
+    /// the raw evaluation stands, and a fixed-depth score does not depend on the table.
     fn smoothed(&self, raw: i32, ply: usize) -> i32 {
         match self.frame_before(ply, 1).raw_eval {
-            Some(parent) if self.options.textbook.is_none() => (raw - parent) / 2,
+            Some(parent) if self.options.textbook.is_none() && self.options.pruning => {
+                (raw - parent) / 2
+            }
             _ => raw,
         }
     }
