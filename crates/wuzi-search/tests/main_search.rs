@@ -37,7 +37,8 @@ fn takes_a_five_under_every_rule() {
     }
 }
 
-/// Black's four on row 1, blocked on the left: White's one answer is (6, 1).
+/// Black's four on row 1, blocked on the left: White's one answer is (6, 1), except in caro,
+/// where (7, 1) also stops it (a five closed at both ends does not win there).
 const FOUR_TO_BLOCK: [&str; 6] = [
     ". . . . . . . . . .",
     ". o x x x x . . . .",
@@ -47,11 +48,49 @@ const FOUR_TO_BLOCK: [&str; 6] = [
     ". . . . . . . . . .",
 ];
 
+/// The moves of the side to move after which the opponent has no winning move, by trying
+/// every pair of moves.
+fn moves_that_stop_every_five(board: &Board) -> Vec<Point> {
+    let mut b = board.clone();
+    let opponent = b.side_to_move().opponent();
+    let mut stops = Vec::new();
+    for ours in b.empty_points() {
+        b.play(ours).expect("an empty point");
+        let mut five = false;
+        for theirs in b.empty_points() {
+            b.play(theirs).expect("an empty point");
+            five |= b.winner() == Some(opponent);
+            b.undo().expect("a move to undo");
+        }
+        b.undo().expect("a move to undo");
+        if !five {
+            stops.push(ours);
+        }
+    }
+    stops
+}
+
 #[test]
 fn blocks_the_only_five_point() {
     for rule in Rule::ALL {
         let b = board_to_move(&FOUR_TO_BLOCK, rule, Color::White);
-        assert_eq!(best(&b, 4).best, P(6, 1), "{rule}");
+        let stops = moves_that_stop_every_five(&b);
+        let expected = if matches!(rule, Rule::Caro | Rule::CaroExact) {
+            vec![P(6, 1), P(7, 1)]
+        } else {
+            vec![P(6, 1)]
+        };
+        let mut sorted = stops.clone();
+        sorted.sort_by_key(|p| (p.y, p.x));
+        assert_eq!(
+            sorted, expected,
+            "{rule}: the defences found by trying every pair"
+        );
+        let played = best(&b, 4).best;
+        assert!(
+            stops.contains(&played),
+            "{rule}: {played:?} does not stop the five"
+        );
     }
 }
 
