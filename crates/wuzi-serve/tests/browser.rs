@@ -356,6 +356,13 @@ fn take_back_by_mouse_and_keyboard() {
         Point::new(8, 8),
         "the stone goes where the cursor is"
     );
+    // The page must have seen the reply too: with a move still pending in its own view, `u`
+    // takes back one move, not the pair.
+    browser.wait_for(
+        "document.querySelectorAll('#board .stones .stone').length === 2 \
+         && document.getElementById('move-now').hidden",
+        WAIT,
+    );
     browser.eval("document.getElementById('board').blur()");
     browser.key("u");
     wait_state(addr, &id, WAIT, |s| moves_of(s).is_empty());
