@@ -78,11 +78,16 @@ fn click_point(browser: &mut Browser, p: Point) {
     browser.click_at(x, y);
 }
 
+/// The page's expression for the number of stones drawn on the board.
+const STONE_COUNT: &str = "document.querySelectorAll('#board .stones .stone').length";
+
 fn stones(browser: &mut Browser) -> u64 {
-    browser
-        .eval("document.querySelectorAll('#board .stones .stone').length")
-        .as_u64()
-        .unwrap_or(0)
+    browser.eval(STONE_COUNT).as_u64().unwrap_or(0)
+}
+
+/// Waits until the board shows `n` stones.
+fn wait_for_stones(browser: &mut Browser, n: usize) {
+    browser.wait_for(&format!("{STONE_COUNT} === {n}"), WAIT);
 }
 
 fn text(browser: &mut Browser, id: &str) -> String {
@@ -332,16 +337,10 @@ fn take_back_by_mouse_and_keyboard() {
     browser.click("#new-game");
     let id = session_id(&mut browser);
     click_point(&mut browser, Point::new(7, 7));
-    browser.wait_for(
-        "document.querySelectorAll('#board .stones .stone').length === 2",
-        WAIT,
-    );
+    wait_for_stones(&mut browser, 2);
     wait_state(addr, &id, WAIT, |s| s["job"].is_null());
     browser.click("#take-back");
-    browser.wait_for(
-        "document.querySelectorAll('#board .stones .stone').length === 0",
-        WAIT,
-    );
+    wait_for_stones(&mut browser, 0);
     assert_eq!(text(&mut browser, "nav-pos"), "move 0 / 0");
     // The keyboard: the cursor starts in the middle; move it and play.
     browser.eval("document.getElementById('board').focus()");
@@ -359,17 +358,13 @@ fn take_back_by_mouse_and_keyboard() {
     // The page must have seen the reply too: with a move still pending in its own view, `u`
     // takes back one move, not the pair.
     browser.wait_for(
-        "document.querySelectorAll('#board .stones .stone').length === 2 \
-         && document.getElementById('move-now').hidden",
+        &format!("{STONE_COUNT} === 2 && document.getElementById('move-now').hidden"),
         WAIT,
     );
     browser.eval("document.getElementById('board').blur()");
     browser.key("u");
     wait_state(addr, &id, WAIT, |s| moves_of(s).is_empty());
-    browser.wait_for(
-        "document.querySelectorAll('#board .stones .stone').length === 0",
-        WAIT,
-    );
+    wait_for_stones(&mut browser, 0);
     browser.screenshot(&shots().join("take-back.png"));
     browser.assert_no_errors();
 }
@@ -421,10 +416,7 @@ fn on_a_phone_the_page_fits_and_plays_by_touch() {
         Point::new(7, 7),
         "the stone goes where the tap was"
     );
-    browser.wait_for(
-        "document.querySelectorAll('#board .stones .stone').length === 2",
-        WAIT,
-    );
+    wait_for_stones(&mut browser, 2);
     browser.screenshot(&shots().join("phone.png"));
     browser.assert_no_errors();
 }
