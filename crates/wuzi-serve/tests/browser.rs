@@ -90,6 +90,17 @@ fn wait_for_stones(browser: &mut Browser, n: usize) {
     browser.wait_for(&format!("{STONE_COUNT} === {n}"), WAIT);
 }
 
+/// Waits until the page itself shows `n` stones and no engine move in progress. The page
+/// follows the server by polling, so right after the server's state changes the page may
+/// still act on the old one: a click is refused while it thinks the engine is moving, and
+/// `u` takes back one move instead of the pair.
+fn wait_for_page_to_catch_up(browser: &mut Browser, n: usize) {
+    browser.wait_for(
+        &format!("{STONE_COUNT} === {n} && document.getElementById('move-now').hidden"),
+        WAIT,
+    );
+}
+
 fn text(browser: &mut Browser, id: &str) -> String {
     browser
         .eval(&format!("document.getElementById({id:?}).textContent"))
@@ -135,6 +146,7 @@ fn a_game_played_by_clicking_ends_in_a_five() {
             .search(&board, &limits, &stop, &mut |_| {})
             .expect("a move")
             .best;
+        wait_for_page_to_catch_up(&mut browser, moves.len());
         click_point(&mut browser, best);
         played += 1;
         wait_state(addr, &id, WAIT, |s| moves_of(s).len() > moves.len());
@@ -355,12 +367,7 @@ fn take_back_by_mouse_and_keyboard() {
         Point::new(8, 8),
         "the stone goes where the cursor is"
     );
-    // The page must have seen the reply too: with a move still pending in its own view, `u`
-    // takes back one move, not the pair.
-    browser.wait_for(
-        &format!("{STONE_COUNT} === 2 && document.getElementById('move-now').hidden"),
-        WAIT,
-    );
+    wait_for_page_to_catch_up(&mut browser, 2);
     browser.eval("document.getElementById('board').blur()");
     browser.key("u");
     wait_state(addr, &id, WAIT, |s| moves_of(s).is_empty());
