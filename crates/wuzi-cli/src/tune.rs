@@ -46,8 +46,8 @@ pub struct DatagenArgs {
     /// Worker threads (0: one per available core; at most 256).
     #[arg(long, default_value_t = 0)]
     pub threads: u64,
-    /// Instead of playing: read these game records (SGF, PSQ, move lists) and write the
-    /// positions of those that end in a five.
+    /// Instead of playing: read these game records (SGF, every game of an SGF collection,
+    /// PSQ, move lists) and write the positions of those that end in a five.
     #[arg(long)]
     pub import: Vec<PathBuf>,
     /// Play only shard K of N (K from 1): the K-th block of the --games games, as a piece
@@ -180,16 +180,20 @@ fn datagen_inner(args: &DatagenArgs) -> Result<(), TuneError> {
             );
         }
         let header = wuzi_tune::import::header(&texts, size, rule);
+        let games = header.games;
         let mut out = open_piece(&args.out, header)?;
         let mut total = 0;
         for (path, text) in args.import.iter().zip(&texts) {
-            let records = wuzi_tune::import::positions_of_game(text, size, rule, 1)
+            let records = wuzi_tune::import::positions_of_text(text, size, rule)
                 .map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?;
             total += records.len();
             write_records(&mut out, &records)?;
         }
         out.finish()?;
-        println!("{total} positions from {} games", args.import.len());
+        println!(
+            "{total} positions from {games} games in {} files",
+            args.import.len()
+        );
         return Ok(());
     }
     let mut openings: Vec<Vec<Point>> = Vec::new();

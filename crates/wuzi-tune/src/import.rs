@@ -1,7 +1,9 @@
 //! Positions from recorded games (SGF, PSQ, move lists; `wuzi_show::read_game` reads them),
-//! so that games against other engines are training data too. A game counts only if it ends
-//! in a five (its result is then known); every position of it that the evaluation could be
-//! asked about is kept, without a search score, with the move the game played from it.
+//! so that games against other engines are training data too. An SGF text may be a
+//! collection (`wuzi match --sgf` writes one): every game of it is read. A game counts only
+//! if it ends in a five (its result is then known); every position of it that the evaluation
+//! could be asked about is kept, without a search score, with the move the game played from
+//! it.
 
 use crate::datagen::evaluation_sees;
 use crate::record::{Header, PieceKind, Record};
@@ -9,10 +11,24 @@ use crate::TuneError;
 use wuzi_core::shard::Fingerprint;
 use wuzi_core::{Color, Rule};
 
+/// The number of games a text holds: every game tree of an SGF collection, one otherwise.
+pub fn game_count(text: &str) -> usize {
+    if text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('(')
+    {
+        wuzi_show::sgf_game_count(text)
+    } else {
+        1
+    }
+}
+
 /// The header of the piece that holds the positions of these game texts: a data set named by
 /// the board, the rule and the texts themselves (the same games imported twice are one data
-/// set, refused twice).
+/// set, refused twice); its game count is the games the texts hold.
 pub fn header(texts: &[String], size: usize, rule: Rule) -> Header {
+    let games: u64 = texts.iter().map(|t| game_count(t) as u64).sum();
     let mut f = Fingerprint::new("wuzi import 1");
     f.u64(u64::from(rule.gomocup_code()))
         .u64(size as u64)
@@ -23,9 +39,9 @@ pub fn header(texts: &[String], size: usize, rule: Rule) -> Header {
     Header {
         kind: PieceKind::Import,
         fingerprint: f.finish(),
-        games: texts.len() as u64,
+        games,
         first: 0,
-        end: texts.len() as u64,
+        end: games,
         records: None,
         rule,
         size,
@@ -34,7 +50,18 @@ pub fn header(texts: &[String], size: usize, rule: Rule) -> Header {
     }
 }
 
-/// The positions of one game text, labelled by its result; none if it has no winner.
+/// The positions of every game of a text ([`game_count`] of them), each labelled by its
+/// game's result.
+pub fn positions_of_text(text: &str, size: usize, rule: Rule) -> Result<Vec<Record>, TuneError> {
+    let mut records = Vec::new();
+    for game in 1..=game_count(text) {
+        records.extend(positions_of_game(text, size, rule, game)?);
+    }
+    Ok(records)
+}
+
+/// The positions of game `game` (1-based) of a text, labelled by its result; none if it has
+/// no winner.
 pub fn positions_of_game(
     text: &str,
     size: usize,
@@ -70,4 +97,47 @@ pub fn positions_of_game(
             r
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Black makes five on the h file; White makes five on the b file.
+    const BLACK_WINS: &str =
+        "(;GM[4]FF[4]SZ[15];B[hh];W[ah];B[hi];W[ai];B[hj];W[aj];B[hk];W[ak];B[hl])";
+    const WHITE_WINS: &str =
+        "(;GM[4]FF[4]SZ[15];B[hh];W[bh];B[jj];W[bi];B[ll];W[bj];B[nn];W[bk];B[dd];W[bl])";
+
+    #[test]
+    fn every_game_of_a_collection_is_read() {
+        let collection = format!("{BLACK_WINS}\n{WHITE_WINS}\n");
+        let rule = Rule::Freestyle;
+        assert_eq!(game_count(&collection), 2);
+        let first = positions_of_game(&collection, 15, rule, 1).unwrap();
+        let second = positions_of_game(&collection, 15, rule, 2).unwrap();
+        assert!(!first.is_empty() && !second.is_empty());
+        let all = positions_of_text(&collection, 15, rule).unwrap();
+        assert_eq!(all.len(), first.len() + second.len());
+        assert_eq!(header(&[collection], 15, rule).games, 2);
+    }
+
+    #[test]
+    fn each_game_is_labelled_by_its_own_result() {
+        let rule = Rule::Freestyle;
+        for (text, winner) in [(BLACK_WINS, Color::Black), (WHITE_WINS, Color::White)] {
+            let records = positions_of_text(text, 15, rule).unwrap();
+            assert!(!records.is_empty());
+            for r in &records {
+                assert_eq!(r.result, if r.side == winner { 2 } else { 0 });
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_list_is_one_game() {
+        assert_eq!(game_count("h8 a8 h9 a9 h10 a10 h11 a11 h12"), 1);
+        let records = positions_of_text("h8 a8 h9 a9 h10 a10 h11 a11 h12", 15, Rule::Freestyle);
+        assert!(!records.unwrap().is_empty());
+    }
 }
