@@ -30,7 +30,7 @@ pub fn read_game(
     rule: Rule,
     game: usize,
 ) -> Result<Game, ShowError> {
-    let t = text.trim_start_matches('\u{feff}').trim_start();
+    let t = trimmed(text);
     if t.starts_with('(') {
         read_sgf(t, game)
     } else if t.starts_with("Piskvorky") {
@@ -40,6 +40,23 @@ pub fn read_game(
         let g = Game::new(size.0, size.1, rule, moves);
         g.replay(None)?;
         Ok(g)
+    }
+}
+
+/// The text without a byte-order mark and leading white space (an SGF text then starts with
+/// its first game tree).
+fn trimmed(text: &str) -> &str {
+    text.trim_start_matches('\u{feff}').trim_start()
+}
+
+/// The number of games [`read_game`] can read from a text: the game trees of an SGF
+/// collection, one for the other forms.
+pub fn game_count(text: &str) -> usize {
+    let t = trimmed(text);
+    if t.starts_with('(') {
+        sgf_game_count(t)
+    } else {
+        1
     }
 }
 
@@ -257,6 +274,15 @@ mod tests {
                 found: 2
             })
         );
+    }
+
+    #[test]
+    fn game_count_of_every_form() {
+        let collection = "(;GM[4];B[hh])(;GM[4];B[aa])";
+        assert_eq!(game_count(collection), 2);
+        assert_eq!(game_count(&format!("\u{feff}\n  {collection}")), 2);
+        assert_eq!(game_count("h8 i9 j10"), 1);
+        assert_eq!(game_count("Piskvorky 15x15, 11:11, 0\n8,8,0\n"), 1);
     }
 
     #[test]

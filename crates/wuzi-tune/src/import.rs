@@ -11,24 +11,11 @@ use crate::TuneError;
 use wuzi_core::shard::Fingerprint;
 use wuzi_core::{Color, Rule};
 
-/// The number of games a text holds: every game tree of an SGF collection, one otherwise.
-pub fn game_count(text: &str) -> usize {
-    if text
-        .trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with('(')
-    {
-        wuzi_show::sgf_game_count(text)
-    } else {
-        1
-    }
-}
-
 /// The header of the piece that holds the positions of these game texts: a data set named by
 /// the board, the rule and the texts themselves (the same games imported twice are one data
 /// set, refused twice); its game count is the games the texts hold.
 pub fn header(texts: &[String], size: usize, rule: Rule) -> Header {
-    let games: u64 = texts.iter().map(|t| game_count(t) as u64).sum();
+    let games: u64 = texts.iter().map(|t| wuzi_show::game_count(t) as u64).sum();
     let mut f = Fingerprint::new("wuzi import 1");
     f.u64(u64::from(rule.gomocup_code()))
         .u64(size as u64)
@@ -50,11 +37,11 @@ pub fn header(texts: &[String], size: usize, rule: Rule) -> Header {
     }
 }
 
-/// The positions of every game of a text ([`game_count`] of them), each labelled by its
+/// The positions of every game of a text (`wuzi_show::game_count` of them), each labelled by its
 /// game's result.
 pub fn positions_of_text(text: &str, size: usize, rule: Rule) -> Result<Vec<Record>, TuneError> {
     let mut records = Vec::new();
-    for game in 1..=game_count(text) {
+    for game in 1..=wuzi_show::game_count(text) {
         records.extend(positions_of_game(text, size, rule, game)?);
     }
     Ok(records)
@@ -113,7 +100,7 @@ mod tests {
     fn every_game_of_a_collection_is_read() {
         let collection = format!("{BLACK_WINS}\n{WHITE_WINS}\n");
         let rule = Rule::Freestyle;
-        assert_eq!(game_count(&collection), 2);
+        assert_eq!(wuzi_show::game_count(&collection), 2);
         let first = positions_of_game(&collection, 15, rule, 1).unwrap();
         let second = positions_of_game(&collection, 15, rule, 2).unwrap();
         assert!(!first.is_empty() && !second.is_empty());
@@ -136,7 +123,7 @@ mod tests {
 
     #[test]
     fn a_move_list_is_one_game() {
-        assert_eq!(game_count("h8 a8 h9 a9 h10 a10 h11 a11 h12"), 1);
+        assert_eq!(wuzi_show::game_count("h8 a8 h9 a9 h10 a10 h11 a11 h12"), 1);
         let records = positions_of_text("h8 a8 h9 a9 h10 a10 h11 a11 h12", 15, Rule::Freestyle);
         assert!(!records.unwrap().is_empty());
     }
