@@ -19,6 +19,8 @@ pub mod write;
 
 pub use error::ShowError;
 pub use game::Game;
-pub use read::{game_count, read_game, read_psq, read_sgf, sgf_game_count, sgf_property};
+pub use read::{
+    game_count, read_game, read_games, read_psq, read_sgf, sgf_game_count, sgf_property,
+};
 pub use svg::{svg, Picture};
 pub use write::{psq, sgf, RecordInfo};

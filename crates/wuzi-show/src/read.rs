@@ -60,6 +60,21 @@ pub fn game_count(text: &str) -> usize {
     }
 }
 
+/// Every game [`read_game`] can read from a text, in order: the trees of an SGF collection
+/// (the collection is split once, so reading all of a large one stays linear), or the one
+/// game of the other forms.
+pub fn read_games(text: &str, size: (usize, usize), rule: Rule) -> Result<Vec<Game>, ShowError> {
+    let t = trimmed(text);
+    if t.starts_with('(') {
+        game_trees(t)
+            .into_iter()
+            .map(|tree| read_sgf(tree, 1))
+            .collect()
+    } else {
+        Ok(vec![read_game(t, size, rule, 1)?])
+    }
+}
+
 /// The value of an SGF property in one game tree: the text between the brackets after `key`
 /// (escapes undone).
 fn property(tree: &str, key: &str) -> Option<String> {
@@ -283,6 +298,21 @@ mod tests {
         assert_eq!(game_count(&format!("\u{feff}\n  {collection}")), 2);
         assert_eq!(game_count("h8 i9 j10"), 1);
         assert_eq!(game_count("Piskvorky 15x15, 11:11, 0\n8,8,0\n"), 1);
+    }
+
+    #[test]
+    fn read_games_reads_each_game_as_read_game_does() {
+        let collection = "(;GM[4];B[hh];W[ii])\n(;GM[4]SZ[20];B[aa])";
+        let all = read_games(collection, (15, 15), Rule::Freestyle).unwrap();
+        assert_eq!(all.len(), 2);
+        for (i, g) in all.iter().enumerate() {
+            let one = read_game(collection, (15, 15), Rule::Freestyle, i + 1).unwrap();
+            assert_eq!(g.moves, one.moves);
+            assert_eq!((g.width, g.height), (one.width, one.height));
+        }
+        let list = read_games("h8 i9", (15, 15), Rule::Freestyle).unwrap();
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].moves.len(), 2);
     }
 
     #[test]

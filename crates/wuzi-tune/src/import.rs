@@ -37,12 +37,14 @@ pub fn header(texts: &[String], size: usize, rule: Rule) -> Header {
     }
 }
 
-/// The positions of every game of a text (`wuzi_show::game_count` of them), each labelled by its
-/// game's result.
+/// The positions of every game of a text (`wuzi_show::game_count` of them), each labelled by
+/// its game's result.
 pub fn positions_of_text(text: &str, size: usize, rule: Rule) -> Result<Vec<Record>, TuneError> {
+    let games = wuzi_show::read_games(text, (size, size), rule)
+        .map_err(|e| TuneError::Data(e.to_string()))?;
     let mut records = Vec::new();
-    for game in 1..=wuzi_show::game_count(text) {
-        records.extend(positions_of_game(text, size, rule, game)?);
+    for game in &games {
+        records.extend(positions_of(game)?);
     }
     Ok(records)
 }
@@ -57,6 +59,11 @@ pub fn positions_of_game(
 ) -> Result<Vec<Record>, TuneError> {
     let game = wuzi_show::read_game(text, (size, size), rule, game)
         .map_err(|e| TuneError::Data(e.to_string()))?;
+    positions_of(&game)
+}
+
+/// The positions of a game, labelled by its result; none if it has no winner.
+fn positions_of(game: &wuzi_show::Game) -> Result<Vec<Record>, TuneError> {
     let mut board = game
         .replay(Some(0))
         .map_err(|e| TuneError::Data(e.to_string()))?;
