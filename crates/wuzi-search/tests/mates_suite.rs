@@ -1,6 +1,7 @@
 //! The committed forced-line suite (`data/mates/suite.txt`): it reads (every position legal,
 //! its side to move as stated), writes back to the same lines, covers what issue 38 asks of
-//! it, and holds the smoke test's positions.
+//! it, and holds the smoke test's positions. The alternatives (`data/mates/alternatives.txt`)
+//! read too, and each is its suite position with another last move.
 
 use std::collections::BTreeSet;
 
@@ -79,4 +80,35 @@ fn the_smoke_positions_are_the_suites() {
         assert!(suite_lines.contains(l), "{l}");
     }
     read_suite(&smoke).expect("the smoke file reads");
+}
+
+#[test]
+fn each_alternative_is_its_suite_position_with_another_last_move() {
+    let (_, positions) = suite();
+    let text = read_data("mates/alternatives.txt");
+    let alternatives = read_suite(&text).expect("the alternatives read");
+    assert!(alternatives.len() >= 50);
+    for a in &alternatives {
+        let (origin, choice) = a.id.rsplit_once('-').expect("SUITE-ID-CHOICE");
+        let p = positions
+            .iter()
+            .find(|p| p.id == origin)
+            .unwrap_or_else(|| panic!("{}: no suite position {origin}", a.id));
+        assert_eq!(p.attacker, Attacker::Sparring, "{}", a.id);
+        assert_eq!(a.attacker, Attacker::Sparring, "{}", a.id);
+        assert_eq!((a.split, &a.game), (p.split, &p.game), "{}", a.id);
+        assert_eq!((a.rule, a.width, a.height), (p.rule, p.width, p.height));
+        let n = p.moves.len();
+        assert_eq!(a.moves.len(), n, "{}", a.id);
+        assert_eq!(a.moves[..n - 1], p.moves[..n - 1], "{}", a.id);
+        assert_ne!(
+            a.moves[n - 1],
+            p.moves[n - 1],
+            "{}: the game's own move",
+            a.id
+        );
+        assert!(choice.len() >= 2, "{}", a.id);
+    }
+    let written = format_suite(&[], &alternatives).expect("writes");
+    assert_eq!(position_lines(&written), position_lines(&text));
 }
