@@ -91,8 +91,10 @@ def main():
     args = ap.parse_args()
 
     rows = read_suite(args.suite)
-    turn_ms = int(re.sub(r"ms$", "", args.time)) if args.time.endswith("ms") else \
-        int(float(args.time.rstrip("s")) * 1000)
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", args.time)
+    if not m:
+        ap.error(f"--time {args.time}: write it as 500ms or 2s")
+    turn_ms = int(float(m.group(1)) * (1 if m.group(2) == "ms" else 1000))
 
     def judge(row):
         fields, moves = row

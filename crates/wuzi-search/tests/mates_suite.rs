@@ -107,7 +107,12 @@ fn each_alternative_is_its_suite_position_with_another_last_move() {
             "{}: the game's own move",
             a.id
         );
-        assert!(choice.len() >= 2, "{}", a.id);
+        assert_eq!(
+            a.moves[n - 1].name(),
+            choice,
+            "{}: the id names the choice",
+            a.id
+        );
     }
     let written = format_suite(&[], &alternatives).expect("writes");
     assert_eq!(position_lines(&written), position_lines(&text));
