@@ -53,9 +53,13 @@ def protocol_move(engine, rule, width, moves, turn_ms):
         lines.append(f"{ord(m[0]) - 97},{int(m[1:]) - 1},{own}")
     lines.append("DONE")
     proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    proc.stdin.write("\n".join(lines) + "\n")
-    proc.stdin.flush()
     text, move = "", None
+    try:
+        proc.stdin.write("\n".join(lines) + "\n")
+        proc.stdin.flush()
+    except BrokenPipeError:
+        proc.wait()
+        return None, "?"  # the engine died before its position was sent
     for line in proc.stdout:
         text += line
         if re.fullmatch(r"\d+,\d+", line.strip()):
@@ -63,8 +67,11 @@ def protocol_move(engine, rule, width, moves, turn_ms):
             move = f"{chr(97 + x)}{y + 1}"
             break
     # END only after the answer: an engine reading it early stops its search at once.
-    proc.stdin.write("END\n")
-    proc.stdin.close()
+    try:
+        proc.stdin.write("END\n")
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass  # the engine is gone already; its missing answer is reported as such
     proc.wait()
     evals = re.findall(r"Eval (\S+)", text)
     return move, evals[-1] if evals else "?"
@@ -109,13 +116,13 @@ def main():
             return fields, None, None
         if choice == moves[-1]:
             return fields, choice, fields[7].split(":", 1)[1]  # the game's own announcement
-        _, verdict = protocol_move(args.sparring, rule, int(size.split("x")[0]),
-                                   before + [choice], args.oracle_ms)
-        return fields, choice, verdict
+        answer, verdict = protocol_move(args.sparring, rule, int(size.split("x")[0]),
+                                        before + [choice], args.oracle_ms)
+        return fields, choice, verdict if answer is not None else None
 
     results = list(cf.ThreadPoolExecutor(args.jobs).map(judge, rows))
     lost = [(f, c, v) for f, c, v in results if v is not None and v.startswith("+M")]
-    failed = sum(1 for _, c, _ in results if c is None)
+    failed = sum(1 for _, c, v in results if c is None or v is None)
     replayed = sum(1 for (f, m), (_, c, _) in zip(rows, results) if c == m[-1])
     who = "the sparring engine" if args.sparring_move else "wuzi"
     print(f"{who} at {args.time}: {len(lost)}/{len(rows)} choices let in a forced win "
