@@ -97,6 +97,8 @@ def main():
     ap.add_argument("--out", help="write the losing choices here as suite positions")
     args = ap.parse_args()
 
+    if args.out and args.sparring_move:
+        ap.error("--out keeps wuzi's choices; leave it out with --sparring-move")
     rows = read_suite(args.suite)
     m = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", args.time)
     if not m:
@@ -121,11 +123,11 @@ def main():
         return fields, choice, verdict if answer is not None else None
 
     results = list(cf.ThreadPoolExecutor(args.jobs).map(judge, rows))
-    lost = [(f, c, v) for f, c, v in results if v is not None and v.startswith("+M")]
+    lost = sum(1 for _, _, v in results if v is not None and v.startswith("+M"))
     failed = sum(1 for _, c, v in results if c is None or v is None)
     replayed = sum(1 for (f, m), (_, c, _) in zip(rows, results) if c == m[-1])
     who = "the sparring engine" if args.sparring_move else "wuzi"
-    print(f"{who} at {args.time}: {len(lost)}/{len(rows)} choices let in a forced win "
+    print(f"{who} at {args.time}: {lost}/{len(rows)} choices let in a forced win "
           f"({replayed} replay the game's move; {failed} without an answer)")
     if args.out:
         # Positions already in the file stay (a run at another time adds its own choices).
