@@ -49,19 +49,6 @@ pub fn positions_of_text(text: &str, size: usize, rule: Rule) -> Result<Vec<Reco
     Ok(records)
 }
 
-/// The positions of game `game` (1-based) of a text, labelled by its result; none if it has
-/// no winner.
-pub fn positions_of_game(
-    text: &str,
-    size: usize,
-    rule: Rule,
-    game: usize,
-) -> Result<Vec<Record>, TuneError> {
-    let game = wuzi_show::read_game(text, (size, size), rule, game)
-        .map_err(|e| TuneError::Data(e.to_string()))?;
-    positions_of(&game)
-}
-
 /// The positions of a game, labelled by its result; none if it has no winner.
 fn positions_of(game: &wuzi_show::Game) -> Result<Vec<Record>, TuneError> {
     let mut board = game
@@ -108,8 +95,8 @@ mod tests {
         let collection = format!("{BLACK_WINS}\n{WHITE_WINS}\n");
         let rule = Rule::Freestyle;
         assert_eq!(wuzi_show::game_count(&collection), 2);
-        let first = positions_of_game(&collection, 15, rule, 1).unwrap();
-        let second = positions_of_game(&collection, 15, rule, 2).unwrap();
+        let first = positions_of_text(BLACK_WINS, 15, rule).unwrap();
+        let second = positions_of_text(WHITE_WINS, 15, rule).unwrap();
         assert!(!first.is_empty() && !second.is_empty());
         let all = positions_of_text(&collection, 15, rule).unwrap();
         assert_eq!(all.len(), first.len() + second.len());
