@@ -1,6 +1,6 @@
-//! `wuzi bench --mates` on the three-position smoke file (`data/mates/smoke.txt`: short
-//! forced wins wuzi sees in a few hundredths of a second), wuzi alone and beside
-//! `pbrain-wuzi` over the protocol; and its answers to bad input.
+//! `wuzi bench --mates` and `wuzi mates alternatives` on the three-position smoke file
+//! (`data/mates/smoke.txt`: short forced wins wuzi sees in a few hundredths of a second),
+//! wuzi alone and beside `pbrain-wuzi` over the protocol; and their answers to bad input.
 
 use std::process::{Command, Output};
 
@@ -172,6 +172,120 @@ fn bad_input_is_a_clear_error() {
     for args in misuses {
         let out = wuzi(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `wuzi mates alternatives` with `pbrain-wuzi` as chooser and judge on the smoke file: a row
+/// a position, the totals, and an `--out` file that reads back as a suite (its positions
+/// after the choices, the side to move unchanged).
+#[test]
+fn alternatives_run_and_write_a_suite() {
+    let dir = wuzi_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), "mates-alternatives");
+    let out_file = dir.join("alt.txt");
+    let engine = format!("cmd={},name=wuzi", env!("CARGO_BIN_EXE_pbrain-wuzi"));
+    let judge = format!("cmd={},name=judge", env!("CARGO_BIN_EXE_pbrain-wuzi"));
+    let out = wuzi(&[
+        "mates",
+        "alternatives",
+        "--suite",
+        &smoke(),
+        "--chooser",
+        &engine,
+        "--judge",
+        &judge,
+        "--time",
+        "100ms",
+        "--judge-time",
+        "300ms",
+        "--attacker",
+        "wuzi",
+        "--out",
+        &out_file.display().to_string(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The two positions of wuzi's wins, each with a choice and a verdict.
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains(" choice ")).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows.iter().all(|r| r.starts_with("renju15:")), "{text}");
+    assert!(text.contains("wuzi at 100 ms: "), "{text}");
+    assert!(text.contains("/2 choices let in a forced win"), "{text}");
+    let written = std::fs::read_to_string(&out_file).expect("the --out file");
+    let suite = wuzi_search::bench::mates::read_suite(&written).expect("a suite");
+    let smoke_suite = wuzi_search::bench::mates::read_suite(
+        &std::fs::read_to_string(smoke()).expect("the smoke file"),
+    )
+    .expect("a suite");
+    for p in &suite {
+        let (base, _) = p.id.rsplit_once('-').expect("ID-CHOICE");
+        let from = smoke_suite
+            .iter()
+            .find(|s| s.id == base)
+            .expect("its position");
+        assert_eq!(p.moves.len(), from.moves.len());
+        assert_eq!(p.to_move(), from.to_move());
+        assert_ne!(p.moves.last(), from.moves.last(), "not the game's move");
+        assert!(p.source.starts_with("judge:+M"));
+    }
+    // A second run keeps what the file holds; an --out file that is not a suite is refused
+    // before anything runs.
+    std::fs::write(&out_file, "not a suite\n").expect("write");
+    let out = wuzi(&[
+        "mates",
+        "alternatives",
+        "--suite",
+        &smoke(),
+        "--chooser",
+        &engine,
+        "--judge",
+        &judge,
+        "--out",
+        &out_file.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("alt.txt"));
+    let bad: [&[&str]; 4] = [
+        &["mates", "alternatives", "--judge", "cmd=x"],
+        &[
+            "mates",
+            "alternatives",
+            "--chooser",
+            "name=x",
+            "--judge",
+            "cmd=x",
+        ],
+        &[
+            "mates",
+            "alternatives",
+            "--chooser",
+            "cmd=x",
+            "--judge",
+            "cmd=x",
+            "--time",
+            "0",
+        ],
+        &[
+            "mates",
+            "alternatives",
+            "--chooser",
+            "cmd=x",
+            "--judge",
+            "cmd=x",
+            "--rule",
+            "caro",
+        ],
+    ];
+    for args in bad {
+        let mut all = args.to_vec();
+        let suite_arg = smoke();
+        all.extend(["--suite", suite_arg.as_str()]);
+        let out = wuzi(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

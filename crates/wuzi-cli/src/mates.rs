@@ -1,15 +1,18 @@
-//! `wuzi bench --mates FILE` and `wuzi mates extract`: the command lines of the forced-line
-//! suite (arguments and printing only; the work is `wuzi_search::bench::mates` and
-//! `wuzi_match::mates`).
+//! `wuzi bench --mates FILE`, `wuzi mates extract` and `wuzi mates alternatives`: the
+//! command lines of the forced-line suite (arguments and printing only; the work is
+//! `wuzi_search::bench::mates` and `wuzi_match::mates`).
 //!
 //! Exit status of [`bench`]: 0 run, 1 some engine failed on some position (its rows say
 //! why; the figures leave those out), 2 bad arguments or an unreadable suite. Of
-//! [`command`]: 0 written, 1 the file could not be written, 2 bad arguments or records.
+//! [`command`]: `extract` 0 written, 1 the file could not be written, 2 bad arguments or
+//! records; `alternatives` 0 run (and written), 1 some position without a verdict or the
+//! file not written, 2 bad arguments or an unreadable suite or `--out` file.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use wuzi_core::Rule;
+use wuzi_match::mates::alternatives::{merge, run_alternatives, totals, AlternativesSetup};
 use wuzi_match::mates::extract::{extract, Batch, Names};
 use wuzi_match::mates::{run_suite, MatesSetup};
 use wuzi_search::bench::mates::{
@@ -178,6 +181,59 @@ enum MatesSub {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+    /// The defence measure: for each suite position, take the position one move earlier (the
+    /// defender to move), let the chooser play there, and ask the judge (to move after that
+    /// choice) whether it now announces a forced win. Prints how many choices let a win in
+    /// (fewer is better) and, with --out, adds the positions after those choices (the
+    /// game's own move aside) to FILE as suite positions (data/README.md, mates/).
+    Alternatives(AlternativesArgs),
+}
+
+/// The options of `wuzi mates alternatives`.
+#[derive(clap::Args, Debug)]
+pub struct AlternativesArgs {
+    /// The suite whose positions are taken one move back.
+    #[arg(long, value_name = "FILE", default_value = "data/mates/suite.txt")]
+    suite: PathBuf,
+    /// The engine whose choices are judged (a `wuzi match` engine spec, e.g.
+    /// `cmd=target/release/pbrain-wuzi`).
+    #[arg(long, value_name = "SPEC")]
+    chooser: String,
+    /// The engine that looks for a win after each choice (an engine spec; usually the
+    /// sparring engine, `name=sparring`, the name written into the sources of --out).
+    #[arg(long, value_name = "SPEC")]
+    judge: String,
+    /// The chooser's turn time.
+    #[arg(long, value_name = "TIME", default_value = "500ms", value_parser = crate::args::parse_duration)]
+    time: Duration,
+    /// The judge's turn time: a win it announces later does not count.
+    #[arg(long, value_name = "TIME", default_value = "1s", value_parser = crate::args::parse_duration)]
+    judge_time: Duration,
+    /// Positions run at once (each one engine at a time): one per core.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    jobs: usize,
+    /// Sent to both engines as `INFO max_memory` (bytes; 0 is unlimited). Each position is
+    /// a fresh process, so an engine that sizes its table to it pays for the table on every
+    /// choice, as on a game's first move.
+    #[arg(long, value_name = "BYTES", default_value_t = wuzi_match::config::GOMOCUP_MAX_MEMORY)]
+    max_memory: u64,
+    /// Add the positions after losing choices to this suite file (positions already in it
+    /// stay; it is made if missing).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Only positions of this split: train or held-out.
+    #[arg(long)]
+    split: Option<Split>,
+    /// Only positions of this rule (repeat for more).
+    #[arg(long)]
+    rule: Vec<Rule>,
+    /// Only positions of this board size, N or WxH (repeat for more).
+    #[arg(long, value_name = "N|WxH", value_parser = crate::args::parse_size)]
+    size: Vec<(usize, usize)>,
+    /// Only positions whose win is this side's: sparring (the default: the chooser stands
+    /// where wuzi stood in the game) or wuzi.
+    #[arg(long, default_value = "sparring")]
+    attacker: Attacker,
 }
 
 /// Runs `wuzi mates ...`; returns the exit status.
@@ -190,7 +246,107 @@ pub fn command(args: &MatesCommand) -> u8 {
             sparring,
             out,
         } => extract_command(batch, odds, wuzi, sparring, out),
+        MatesSub::Alternatives(args) => alternatives_command(args),
     }
+}
+
+fn alternatives_command(args: &AlternativesArgs) -> u8 {
+    let fail = |why: String| {
+        eprintln!("wuzi mates alternatives: {why}");
+        2
+    };
+    let read = |path: &Path| -> Result<Vec<_>, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        read_suite(&text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let suite = match read(&args.suite) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let (chooser, judge) = match (
+        parse_engine_spec(&args.chooser),
+        parse_engine_spec(&args.judge),
+    ) {
+        (Ok(c), Ok(j)) => (c, j),
+        (Err(e), _) => return fail(format!("--chooser: {e}")),
+        (_, Err(e)) => return fail(format!("--judge: {e}")),
+    };
+    if args.time.is_zero() || args.judge_time.is_zero() {
+        return fail("--time and --judge-time must be above 0".into());
+    }
+    if args.jobs == 0 {
+        return fail("--jobs must be at least 1".into());
+    }
+    // An --out file that exists must read as a suite: its positions are kept.
+    let kept = match &args.out {
+        Some(out) if out.exists() => match read(out) {
+            Ok(k) => k,
+            Err(e) => return fail(e),
+        },
+        _ => Vec::new(),
+    };
+    let filter = Filter {
+        split: args.split,
+        attacker: Some(args.attacker),
+        rules: args.rule.clone(),
+        sizes: args.size.clone(),
+    };
+    let positions: Vec<_> = suite
+        .iter()
+        .filter(|p| filter.accepts(p))
+        .cloned()
+        .collect();
+    if positions.is_empty() {
+        return fail("no position of the suite passes the filters".into());
+    }
+    let setup = AlternativesSetup {
+        chooser,
+        choose_time: args.time,
+        judge,
+        judge_time: args.judge_time,
+        jobs: args.jobs,
+        max_memory: args.max_memory,
+    };
+    let rows = run_alternatives(&positions, &setup, |row| println!("{}", row.text()));
+    let t = totals(&rows);
+    println!(
+        "\n{} at {} ms: {}/{} choices let in a forced win ({} replay the game's move; {} without \
+         a verdict)",
+        setup.chooser.name,
+        setup.choose_time.as_millis(),
+        t.lose,
+        t.positions,
+        t.game_moves,
+        t.failed
+    );
+    let mut status = u8::from(t.failed > 0);
+    if let Some(out) = &args.out {
+        let new = rows
+            .iter()
+            .filter_map(|r| r.as_position(&setup.judge.name))
+            .collect();
+        let order: Vec<String> = suite.iter().map(|p| p.id.clone()).collect();
+        let all = merge(kept, new, &order);
+        let comments = vec![
+            "wuzi's own losing choices: data/README.md, mates/ (`wuzi mates alternatives`)"
+                .to_string(),
+        ];
+        let written = format_suite(&comments, &all)
+            .map_err(|e| e.to_string())
+            .and_then(|text| std::fs::write(out, text).map_err(|e| e.to_string()));
+        match written {
+            Ok(()) => println!("{}: {} positions", out.display(), all.len()),
+            Err(e) => {
+                eprintln!(
+                    "wuzi mates alternatives: cannot write {}: {e}",
+                    out.display()
+                );
+                status = 1;
+            }
+        }
+    }
+    status
 }
 
 fn extract_command(

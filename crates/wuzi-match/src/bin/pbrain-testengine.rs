@@ -3,7 +3,7 @@
 //! it checks the match runner from outside `wuzi-protocol`); its random moves come from
 //! `wuzi_core::rng`.
 //!
-//! Usage: `pbrain-testengine MODE [MOVES...] [--seed N] [--delay MS] [--messages]
+//! Usage: `pbrain-testengine MODE [MOVES...] [--seed N] [--delay MS] [--messages] [--message TEXT]
 //! [--log FILE] [--crash-after N]`
 //!
 //! Modes (what it answers when asked for a move):
@@ -24,7 +24,8 @@
 //! - `errorstart`: answers `START` with `ERROR`.
 //!
 //! Options: `--delay MS` sleeps before every move (a slow engine); `--messages` sends a
-//! `MESSAGE` line before every move; `--log FILE` appends every line it receives to FILE;
+//! `MESSAGE` line before every move, `--message TEXT` the line `MESSAGE TEXT` (a progress
+//! report of the engine's choosing); `--log FILE` appends every line it receives to FILE;
 //! `--crash-after N` exits with code 3 when asked for move N+1 (after N answers); `--alloc MB`
 //! allocates and touches that much memory at every `START`; `--no-restart` answers `RESTART`
 //! with `UNKNOWN` (as an engine that does not know it).
@@ -57,6 +58,8 @@ struct Engine {
     script: Vec<(usize, usize)>,
     delay: Duration,
     messages: bool,
+    /// Sent as `MESSAGE <text>` before every move.
+    message: Option<String>,
     crash_after: Option<usize>,
     answered: usize,
     alloc_mb: usize,
@@ -133,6 +136,9 @@ impl Engine {
         if self.messages {
             let _ = writeln!(out, "MESSAGE testengine move {}", self.answered + 1);
         }
+        if let Some(text) = &self.message {
+            let _ = writeln!(out, "MESSAGE {text}");
+        }
         let reply = match self.mode {
             Mode::Garbage => "hello there".to_string(),
             Mode::NotMove => "OK".to_string(),
@@ -198,7 +204,7 @@ fn main() {
         Some("longline") => Mode::LongLine,
         Some("errorstart") => Mode::ErrorStart,
         _ => {
-            eprintln!("usage: pbrain-testengine random|script|crash|hang|hangstart|occupied|offboard|garbage|notmove|twice|flood|longline|errorstart [X,Y...] [--seed N] [--delay MS] [--messages] [--log FILE] [--crash-after N] [--alloc MB] [--no-restart]");
+            eprintln!("usage: pbrain-testengine random|script|crash|hang|hangstart|occupied|offboard|garbage|notmove|twice|flood|longline|errorstart [X,Y...] [--seed N] [--delay MS] [--messages] [--message TEXT] [--log FILE] [--crash-after N] [--alloc MB] [--no-restart]");
             std::process::exit(2);
         }
     };
@@ -208,6 +214,7 @@ fn main() {
         script: Vec::new(),
         delay: Duration::ZERO,
         messages: false,
+        message: None,
         crash_after: None,
         answered: 0,
         alloc_mb: 0,
@@ -226,6 +233,7 @@ fn main() {
             "--seed" => engine.rng = Rng::new(value().parse::<u64>().unwrap_or(1)),
             "--delay" => engine.delay = Duration::from_millis(value().parse().unwrap_or(0)),
             "--messages" => engine.messages = true,
+            "--message" => engine.message = Some(value()),
             "--no-restart" => refuse_restart = true,
             "--crash-after" => engine.crash_after = value().parse().ok(),
             "--alloc" => engine.alloc_mb = value().parse().unwrap_or(0),

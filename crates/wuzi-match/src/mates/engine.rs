@@ -19,6 +19,7 @@
 
 use std::time::{Duration, Instant};
 
+use wuzi_core::Point;
 use wuzi_protocol::{Command, Coord, Field, Reply, Setting, StoneLine, UNLIMITED_TIME_LEFT};
 use wuzi_search::bench::mates::{Found, MatePosition, MateRun};
 
@@ -39,18 +40,70 @@ pub fn run_engine(
     cap: Duration,
     max_memory: u64,
 ) -> MateRun {
-    let failed = |why: String| MateRun {
-        error: Some(why),
-        ..MateRun::default()
+    let (mut engine, sent) = match send_position(spec, position, cap, max_memory) {
+        Ok(started) => started,
+        Err(why) => {
+            return MateRun {
+                error: Some(why),
+                ..MateRun::default()
+            }
+        }
     };
-    let board = match position.board() {
-        Ok(b) => b,
-        Err(e) => return failed(e),
+    let run = watch(&mut engine, sent, cap);
+    engine.quit(EXIT_GRACE);
+    run
+}
+
+/// Asks `spec` for its move in `position` with a turn time of `turn`: the point it answers,
+/// or why there is none (it failed to start, exited, answered something else, or no move
+/// came within twice the turn plus [`GRACE`]). The point is the engine's; whether it is
+/// legal is the caller's to check.
+pub fn engine_move(
+    spec: &EngineSpec,
+    position: &MatePosition,
+    turn: Duration,
+    max_memory: u64,
+) -> Result<Point, String> {
+    let (mut engine, sent) = send_position(spec, position, turn, max_memory)?;
+    let deadline = sent + turn * 2 + GRACE;
+    let answer = loop {
+        match engine.recv(deadline) {
+            Received::Line { text, .. } => match Reply::parse(&text) {
+                Ok(Reply::Move(c)) => {
+                    break c
+                        .to_point(position.width, position.height)
+                        .ok_or_else(|| format!("its move {c} is off the board"));
+                }
+                Ok(Reply::Message(_) | Reply::Debug(_)) => {}
+                _ if text.trim().is_empty() || text.starts_with("INFO ") => {}
+                _ => break Err(format!("it answered \"{}\" instead of a move", text.trim())),
+            },
+            Received::Closed => {
+                let how = engine.exit_text(Duration::from_millis(200));
+                break Err(format!("it exited before its move ({how})"));
+            }
+            Received::TimedOut => {
+                break Err(format!(
+                    "no move within {} ms",
+                    (turn * 2 + GRACE).as_millis()
+                ))
+            }
+        }
     };
-    let mut engine = match Engine::spawn(spec) {
-        Ok(e) => e,
-        Err(e) => return failed(e.to_string()),
-    };
+    engine.quit(EXIT_GRACE);
+    answer
+}
+
+/// Starts `spec`, gives it the settings, its options and `position` with a turn time of
+/// `turn`; returns the engine and the moment `DONE` was sent.
+fn send_position(
+    spec: &EngineSpec,
+    position: &MatePosition,
+    turn: Duration,
+    max_memory: u64,
+) -> Result<(Engine, Instant), String> {
+    let board = position.board()?;
+    let mut engine = Engine::spawn(spec).map_err(|e| e.to_string())?;
     let start = if position.width == position.height {
         Command::Start(position.width as u32)
     } else {
@@ -62,9 +115,9 @@ pub fn run_engine(
     engine.send(&start.to_string());
     if let Err(why) = wait_ok(&mut engine) {
         engine.kill();
-        return failed(why);
+        return Err(why);
     }
-    let cap_ms = u64::try_from(cap.as_millis()).unwrap_or(u64::MAX).max(1);
+    let cap_ms = u64::try_from(turn.as_millis()).unwrap_or(u64::MAX).max(1);
     let mut settings = vec![
         Setting::TimeoutTurn(cap_ms),
         Setting::TimeoutMatch(0),
@@ -105,9 +158,7 @@ pub fn run_engine(
     }
     let sent = Instant::now();
     engine.send(&Command::Done.to_string());
-    let run = watch(&mut engine, sent, cap);
-    engine.quit(EXIT_GRACE);
-    run
+    Ok((engine, sent))
 }
 
 /// Waits for the `OK` to `START`, skipping messages.

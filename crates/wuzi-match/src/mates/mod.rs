@@ -1,7 +1,10 @@
 //! The forced-line suite's engine side: `wuzi bench --mates` and the suite builder.
 //!
+//! - `alternatives`: the defence measure: whether an engine's move one ply before each
+//!   position would also have let the win in;
 //! - `announce`: reading engines' progress lines for a proven win or loss, time and nodes;
-//! - `engine`: one suite position given to any Gomocup engine over the protocol;
+//! - `engine`: one suite position given to any Gomocup engine over the protocol (for its
+//!   first announced win, or for its move);
 //! - `extract`: the suite's positions from the records of matches against the sparring
 //!   engine;
 //! - `summary`: the results, one row a position, and their totals as text or JSON.
@@ -10,6 +13,7 @@
 //! other engine on every position, one after the other (never side by side, so neither takes
 //! the other's time). The suite's format is `wuzi_search::bench::mates`'s.
 
+pub mod alternatives;
 pub mod announce;
 pub mod engine;
 pub mod extract;
