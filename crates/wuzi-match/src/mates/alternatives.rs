@@ -17,7 +17,7 @@
 //! never the run's.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use wuzi_core::Point;
@@ -239,14 +239,13 @@ pub fn run_alternatives(
                 };
                 let row = judge_one(position, setup);
                 each(&row);
-                if let Ok(mut rows) = rows.lock() {
-                    rows[i] = Some(row);
-                }
+                // A job that panicked makes the scope panic; no row is ever lost silently.
+                rows.lock().unwrap_or_else(PoisonError::into_inner)[i] = Some(row);
             });
         }
     });
     rows.into_inner()
-        .unwrap_or_default()
+        .unwrap_or_else(PoisonError::into_inner)
         .into_iter()
         .flatten()
         .collect()
