@@ -185,24 +185,29 @@ fn alternatives_run_and_write_a_suite() {
     let out_file = dir.join("alt.txt");
     let engine = format!("cmd={},name=wuzi", env!("CARGO_BIN_EXE_pbrain-wuzi"));
     let judge = format!("cmd={},name=judge", env!("CARGO_BIN_EXE_pbrain-wuzi"));
-    let out = wuzi(&[
-        "mates",
-        "alternatives",
-        "--suite",
-        &smoke(),
-        "--chooser",
-        &engine,
-        "--judge",
-        &judge,
-        "--time",
-        "100ms",
-        "--judge-time",
-        "300ms",
-        "--attacker",
-        "wuzi",
-        "--out",
-        &out_file.display().to_string(),
-    ]);
+    let out_arg = out_file.display().to_string();
+    let suite_arg = smoke();
+    let run = || {
+        wuzi(&[
+            "mates",
+            "alternatives",
+            "--suite",
+            &suite_arg,
+            "--chooser",
+            &engine,
+            "--judge",
+            &judge,
+            "--time",
+            "100ms",
+            "--judge-time",
+            "300ms",
+            "--attacker",
+            "wuzi",
+            "--out",
+            &out_arg,
+        ])
+    };
+    let out = run();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -232,21 +237,17 @@ fn alternatives_run_and_write_a_suite() {
         assert_ne!(p.moves.last(), from.moves.last(), "not the game's move");
         assert!(p.source.starts_with("judge:+M"));
     }
-    // A second run keeps what the file holds; an --out file that is not a suite is refused
-    // before anything runs.
+    // A second run keeps what the file holds (adding its own losing choices); an --out
+    // file that is not a suite is refused before anything runs.
+    let out = run();
+    assert!(out.status.success());
+    let again = std::fs::read_to_string(&out_file).expect("the --out file");
+    let again = wuzi_search::bench::mates::read_suite(&again).expect("a suite");
+    for p in &suite {
+        assert!(again.contains(p), "{} kept", p.id);
+    }
     std::fs::write(&out_file, "not a suite\n").expect("write");
-    let out = wuzi(&[
-        "mates",
-        "alternatives",
-        "--suite",
-        &smoke(),
-        "--chooser",
-        &engine,
-        "--judge",
-        &judge,
-        "--out",
-        &out_file.display().to_string(),
-    ]);
+    let out = run();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("alt.txt"));
     let bad: [&[&str]; 4] = [
