@@ -250,41 +250,16 @@ fn alternatives_run_and_write_a_suite() {
     let out = run();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("alt.txt"));
+    // Bad arguments: each case after `mates alternatives`, with the smoke suite.
     let bad: [&[&str]; 4] = [
-        &["mates", "alternatives", "--judge", "cmd=x"],
-        &[
-            "mates",
-            "alternatives",
-            "--chooser",
-            "name=x",
-            "--judge",
-            "cmd=x",
-        ],
-        &[
-            "mates",
-            "alternatives",
-            "--chooser",
-            "cmd=x",
-            "--judge",
-            "cmd=x",
-            "--time",
-            "0",
-        ],
-        &[
-            "mates",
-            "alternatives",
-            "--chooser",
-            "cmd=x",
-            "--judge",
-            "cmd=x",
-            "--rule",
-            "caro",
-        ],
+        &["--judge", "cmd=x"],
+        &["--chooser", "name=x", "--judge", "cmd=x"],
+        &["--chooser", "cmd=x", "--judge", "cmd=x", "--time", "0"],
+        &["--chooser", "cmd=x", "--judge", "cmd=x", "--rule", "caro"],
     ];
-    for args in bad {
-        let mut all = args.to_vec();
-        let suite_arg = smoke();
-        all.extend(["--suite", suite_arg.as_str()]);
+    for case in bad {
+        let mut all = vec!["mates", "alternatives", "--suite", suite_arg.as_str()];
+        all.extend(case);
         let out = wuzi(&all);
         assert_eq!(out.status.code(), Some(2), "{all:?}");
     }

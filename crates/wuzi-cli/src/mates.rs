@@ -16,7 +16,7 @@ use wuzi_match::mates::alternatives::{merge, run_alternatives, totals, Alternati
 use wuzi_match::mates::extract::{extract, Batch, Names};
 use wuzi_match::mates::{run_suite, MatesSetup};
 use wuzi_search::bench::mates::{
-    format_suite, read_suite, Attacker, Filter, MateSettings, Split, MATE_HASH_BYTES,
+    format_suite, read_suite, Attacker, Filter, MatePosition, MateSettings, Split, MATE_HASH_BYTES,
 };
 
 use crate::args::parse_engine_spec;
@@ -61,6 +61,13 @@ pub struct MatesArgs {
     pub class_order: bool,
 }
 
+/// A suite file read and checked, or why not (the path in the message).
+fn read_suite_file(path: &Path) -> Result<Vec<MatePosition>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    read_suite(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// `wuzi bench --mates FILE`: `time` is the cap (default [`DEFAULT_CAP`]); `threads` and
 /// `eval` are wuzi's.
 pub fn bench(
@@ -75,13 +82,9 @@ pub fn bench(
         eprintln!("wuzi bench --mates: {why}");
         2
     };
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
-    };
-    let suite = match read_suite(&text) {
+    let suite = match read_suite_file(file) {
         Ok(s) => s,
-        Err(e) => return fail(format!("{}: {e}", file.display())),
+        Err(e) => return fail(e),
     };
     let engine = match args.engine.as_deref().map(parse_engine_spec).transpose() {
         Ok(e) => e,
@@ -255,12 +258,7 @@ fn alternatives_command(args: &AlternativesArgs) -> u8 {
         eprintln!("wuzi mates alternatives: {why}");
         2
     };
-    let read = |path: &Path| -> Result<Vec<_>, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        read_suite(&text).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    let suite = match read(&args.suite) {
+    let suite = match read_suite_file(&args.suite) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -280,7 +278,7 @@ fn alternatives_command(args: &AlternativesArgs) -> u8 {
     }
     // An --out file that exists must read as a suite: its positions are kept.
     let kept = match &args.out {
-        Some(out) if out.exists() => match read(out) {
+        Some(out) if out.exists() => match read_suite_file(out) {
             Ok(k) => k,
             Err(e) => return fail(e),
         },
