@@ -18,6 +18,15 @@ fn committed_weights_load_for_every_trained_rule() {
         ));
     }
     assert!(Weights::committed(Rule::CaroExact).is_none());
+    // Standard has no table of its own: it plays freestyle's values under its own patterns.
+    let (free, standard) = (
+        Weights::committed(Rule::Freestyle).expect("freestyle"),
+        Weights::committed(Rule::Standard).expect("standard"),
+    );
+    assert_eq!(
+        (&free.cell, &free.threat),
+        (&standard.cell, &standard.threat)
+    );
     assert!(matches!(
         EvalChoice::Learned.resolve(Rule::CaroExact),
         Evaluator::Classic
