@@ -641,8 +641,14 @@ impl Thread<'_> {
         let trivial = made <= Threat::Two && blocked <= Threat::Two;
         let own_last = self.frame_before(ctx.ply, 2).current;
         let their_last = self.frame_before(ctx.ply, 1).current;
-        let far = |other: Option<Cell>| !matches!(other, Some(o) if crate::threat::distance(board, cell, o) <= FAR_DISTANCE);
-        let (far_from_self, far_from_them) = (far(own_last), far(their_last));
+        let far = |other: Option<Cell>, limit: usize| !matches!(other, Some(o) if crate::threat::distance(board, cell, o) <= limit);
+        let self_limit = if board.rule() == Rule::Renju {
+            FAR_DISTANCE_SELF_RENJU
+        } else {
+            FAR_DISTANCE
+        };
+        let (far_from_self, far_from_them) =
+            (far(own_last, self_limit), far(their_last, FAR_DISTANCE));
         let threatened = ctx.facing.is_threat();
 
         // Pruning at shallow depth, once the node has a move that does not lose.
