@@ -138,9 +138,10 @@ pub const FAIL_HIGH_MARGIN_THREATENED: i32 = 609;
 
 /// Distance (Chebyshev, in cells) beyond which a move is far from a side's last move.
 pub const FAR_DISTANCE: usize = 4;
-/// Renju's distance for the side's own last move: closer than [`FAR_DISTANCE`], so more of
-/// a threatened node's defences count as far from it (pruned at shallow depth when far from
-/// both last moves, reduced more). Measured in renju self-play against 4 and 5
+/// Renju's distance for the side's own last move: closer than [`FAR_DISTANCE`], so more
+/// moves count as far from it: a threatened node's defences are pruned at shallow depth
+/// (when far from both last moves) and reduced more, and fewer double twos count as a
+/// continued attack. Measured in renju self-play against 4 and 5
 /// (`docs/journal/search.md`); the other rules keep `FAR_DISTANCE`.
 pub const FAR_DISTANCE_SELF_RENJU: usize = 3;
 
