@@ -647,8 +647,13 @@ impl Thread<'_> {
         } else {
             FAR_DISTANCE
         };
+        let them_limit = if board.rule() == Rule::Freestyle {
+            FAR_DISTANCE_OPPONENT_FREESTYLE
+        } else {
+            FAR_DISTANCE
+        };
         let (far_from_self, far_from_them) =
-            (far(own_last, self_limit), far(their_last, FAR_DISTANCE));
+            (far(own_last, self_limit), far(their_last, them_limit));
         let threatened = ctx.facing.is_threat();
 
         // Pruning at shallow depth, once the node has a move that does not lose.
