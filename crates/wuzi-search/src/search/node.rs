@@ -642,15 +642,10 @@ impl Thread<'_> {
         let own_last = self.frame_before(ctx.ply, 2).current;
         let their_last = self.frame_before(ctx.ply, 1).current;
         let far = |other: Option<Cell>, limit: usize| !matches!(other, Some(o) if crate::threat::distance(board, cell, o) <= limit);
-        let self_limit = if board.rule() == Rule::Renju {
-            FAR_DISTANCE_SELF_RENJU
-        } else {
-            FAR_DISTANCE
-        };
-        let them_limit = if board.rule() == Rule::Freestyle {
-            FAR_DISTANCE_OPPONENT_FREESTYLE
-        } else {
-            FAR_DISTANCE
+        let (self_limit, them_limit) = match board.rule() {
+            Rule::Renju => (FAR_DISTANCE_SELF_RENJU, FAR_DISTANCE),
+            Rule::Freestyle => (FAR_DISTANCE, FAR_DISTANCE_OPPONENT_FREESTYLE),
+            _ => (FAR_DISTANCE, FAR_DISTANCE),
         };
         let (far_from_self, far_from_them) =
             (far(own_last, self_limit), far(their_last, them_limit));
