@@ -141,13 +141,14 @@ pub const FAR_DISTANCE: usize = 4;
 /// Renju's distance for the side's own last move: closer than [`FAR_DISTANCE`], so more
 /// moves count as far from it: a threatened node's defences are pruned at shallow depth
 /// (when far from both last moves) and reduced more, and fewer double twos count as a
-/// continued attack. Measured in renju self-play against 4 and 5
+/// continued attack. Measured in renju self-play against 2, 4 and 5
 /// (`docs/journal/search.md`); the other rules keep `FAR_DISTANCE`.
 pub const FAR_DISTANCE_SELF_RENJU: usize = 3;
 /// Freestyle's distance for the opponent's last move: closer than [`FAR_DISTANCE`], so more
 /// of a threatened node's defences count as far from the threat just made (reduced more, and
 /// pruned at shallow depth when also far from the side's own last move). Measured in
-/// freestyle self-play (`docs/journal/search.md`); the other rules keep `FAR_DISTANCE`.
+/// freestyle self-play against 2 and 4 (`docs/journal/search.md`); the other rules keep
+/// `FAR_DISTANCE`.
 pub const FAR_DISTANCE_OPPONENT_FREESTYLE: usize = 3;
 
 // ---------------------------------------------------------------------------------------
