@@ -43,6 +43,12 @@ pub const RAZOR_MARGIN: [f32; 3] = [1.2, 98.0, 133.0];
 /// ply less of it when the static value improves).
 pub const FUTILITY_PER_PLY: i32 = 440;
 pub const FUTILITY_NO_TT_CUT: i32 = 84;
+/// In freestyle, reverse futility returns the mean of the static value and beta rather than
+/// the static value (the classical engine's return, which the other rules keep): a node cut
+/// far above beta then reports a bound nearer beta, and its parent's fail-soft value leans
+/// less on the evaluation's margin. Measured in freestyle self-play only
+/// (`docs/journal/search.md`).
+pub const FUTILITY_MEAN_FREESTYLE: bool = true;
 /// Null move: from this depth, when the static value exceeds beta by this bias less a
 /// little per ply (bounded).
 pub const NULL_MIN_DEPTH: i32 = plies(10, 0);

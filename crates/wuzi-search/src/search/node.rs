@@ -63,6 +63,15 @@ fn futility_margin(depth: i32, no_tt_cut_node: bool, improving: bool) -> i32 {
     (per_ply * (depth - improving as i32 * PLY) / PLY).max(0)
 }
 
+/// What reverse futility returns for a node whose static value `eval` clears beta.
+fn futility_value(rule: Rule, eval: i32, beta: i32) -> i32 {
+    if FUTILITY_MEAN_FREESTYLE && rule == Rule::Freestyle {
+        (eval + beta) / 2
+    } else {
+        eval
+    }
+}
+
 fn null_margin(depth: i32) -> i32 {
     NULL_MARGIN_BIAS - (NULL_MARGIN_PER_PLY * (depth / PLY)).min(NULL_MARGIN_MAX_DROP)
 }
@@ -267,7 +276,7 @@ impl Thread<'_> {
                 if let Some(stats) = self.stats.as_mut() {
                     stats.cut_by_futility += 1;
                 }
-                return eval;
+                return futility_value(self.board.rule(), eval, beta);
             }
 
             // Step 8. The null move: if passing still holds beta against a shallower search,
