@@ -106,8 +106,11 @@ pub const TT_MOVE_EXTENSION: i32 = plies(0, 1);
 /// Late-move reductions: `factor^2 ln(depth) ln(move number)` plies, per rule family
 /// (freestyle and caro, exact five, renju).
 pub const LMR_FACTOR: [f64; 3] = [1.0, 0.78, 0.75];
-/// Extra reduction at a non-PV node whose static value is not improving.
+/// Extra reduction at a non-PV node whose static value is not improving: the classical
+/// engine's ply, and half a ply in freestyle (measured in freestyle self-play only,
+/// `docs/journal/search.md`; the other rules keep the ply).
 pub const LMR_NOT_IMPROVING: i32 = plies(1, 0);
+pub const LMR_NOT_IMPROVING_FREESTYLE: i32 = plies(0, 8);
 /// Less reduction on nodes that are or were on the principal variation.
 pub const LMR_TT_PV: i32 = plies(0, 15);
 /// More reduction at cut nodes, except for a quiet killer.

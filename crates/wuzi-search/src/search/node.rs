@@ -710,7 +710,11 @@ impl Thread<'_> {
             let width = (ctx.beta - ctx.alpha).max(1);
             r = (r - PLY * width / self.root_delta.max(1)).max(0);
         } else if ctx.improvement <= 0 && r > PLY {
-            r += LMR_NOT_IMPROVING;
+            r += if board.rule() == Rule::Freestyle {
+                LMR_NOT_IMPROVING_FREESTYLE
+            } else {
+                LMR_NOT_IMPROVING
+            };
         }
         if ctx.tt_pv {
             r -= LMR_TT_PV;
