@@ -43,12 +43,6 @@ pub const RAZOR_MARGIN: [f32; 3] = [1.2, 98.0, 133.0];
 /// ply less of it when the static value improves).
 pub const FUTILITY_PER_PLY: i32 = 440;
 pub const FUTILITY_NO_TT_CUT: i32 = 84;
-/// In freestyle, reverse futility returns the mean of the static value and beta rather than
-/// the static value (the classical engine's return, which the other rules keep): a node cut
-/// far above beta then reports a bound nearer beta, and its parent's fail-soft value leans
-/// less on the evaluation's margin. Measured in freestyle self-play only
-/// (`docs/journal/search.md`).
-pub const FUTILITY_MEAN_FREESTYLE: bool = true;
 /// Null move: from this depth, when the static value exceeds beta by this bias less a
 /// little per ply (bounded).
 pub const NULL_MIN_DEPTH: i32 = plies(10, 0);
@@ -106,11 +100,10 @@ pub const TT_MOVE_EXTENSION: i32 = plies(0, 1);
 /// Late-move reductions: `factor^2 ln(depth) ln(move number)` plies, per rule family
 /// (freestyle and caro, exact five, renju).
 pub const LMR_FACTOR: [f64; 3] = [1.0, 0.78, 0.75];
-/// Extra reduction at a non-PV node whose static value is not improving: the classical
-/// engine's ply, and half a ply in freestyle (measured in freestyle self-play only,
-/// `docs/journal/search.md`; the other rules keep the ply).
+/// Extra reduction at a non-PV node whose static value is not improving (the classical
+/// engine's ply; half a ply gained in freestyle self-play at 200 ms and lost at 500 ms,
+/// `docs/journal/search.md`).
 pub const LMR_NOT_IMPROVING: i32 = plies(1, 0);
-pub const LMR_NOT_IMPROVING_FREESTYLE: i32 = plies(0, 8);
 /// Less reduction on nodes that are or were on the principal variation.
 pub const LMR_TT_PV: i32 = plies(0, 15);
 /// More reduction at cut nodes, except for a quiet killer.

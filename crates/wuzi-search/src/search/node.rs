@@ -63,15 +63,6 @@ fn futility_margin(depth: i32, no_tt_cut_node: bool, improving: bool) -> i32 {
     (per_ply * (depth - improving as i32 * PLY) / PLY).max(0)
 }
 
-/// What reverse futility returns for a node whose static value `eval` clears beta.
-fn futility_value(rule: Rule, eval: i32, beta: i32) -> i32 {
-    if FUTILITY_MEAN_FREESTYLE && rule == Rule::Freestyle {
-        (eval + beta) / 2
-    } else {
-        eval
-    }
-}
-
 fn null_margin(depth: i32) -> i32 {
     NULL_MARGIN_BIAS - (NULL_MARGIN_PER_PLY * (depth / PLY)).min(NULL_MARGIN_MAX_DROP)
 }
@@ -276,7 +267,7 @@ impl Thread<'_> {
                 if let Some(stats) = self.stats.as_mut() {
                     stats.cut_by_futility += 1;
                 }
-                return futility_value(self.board.rule(), eval, beta);
+                return eval;
             }
 
             // Step 8. The null move: if passing still holds beta against a shallower search,
@@ -710,11 +701,7 @@ impl Thread<'_> {
             let width = (ctx.beta - ctx.alpha).max(1);
             r = (r - PLY * width / self.root_delta.max(1)).max(0);
         } else if ctx.improvement <= 0 && r > PLY {
-            r += if board.rule() == Rule::Freestyle {
-                LMR_NOT_IMPROVING_FREESTYLE
-            } else {
-                LMR_NOT_IMPROVING
-            };
+            r += LMR_NOT_IMPROVING;
         }
         if ctx.tt_pv {
             r -= LMR_TT_PV;
