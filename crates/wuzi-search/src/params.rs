@@ -101,8 +101,8 @@ pub const TT_MOVE_EXTENSION: i32 = plies(0, 1);
 /// (freestyle and caro, exact five, renju).
 pub const LMR_FACTOR: [f64; 3] = [1.0, 0.78, 0.75];
 /// Extra reduction at a non-PV node whose static value is not improving (the classical
-/// engine's ply; half a ply gained in freestyle self-play at 200 ms and lost at 500 ms,
-/// `docs/journal/search.md`).
+/// engine's ply; half a ply in freestyle, together with another change, gained in self-play
+/// at 200 ms and lost at 500 ms, `docs/journal/search.md`).
 pub const LMR_NOT_IMPROVING: i32 = plies(1, 0);
 /// Less reduction on nodes that are or were on the principal variation.
 pub const LMR_TT_PV: i32 = plies(0, 15);
