@@ -18,7 +18,7 @@
 //! | `POST .../goto` `{ply}` | show the position after `ply` moves |
 //! | `POST .../load` `{text, rule?, size?, game?}` | an SGF, PSQ or move list |
 //! | `POST .../resign` `{color}` | that side resigns |
-//! | `POST .../think` `{mode?, time_ms?, depth?, nodes?, lines?, threads?, level?}` | search (`move` plays the best move, or at a `level` below 100 the level's choice; `analyse` plays nothing and runs at full strength) |
+//! | `POST .../think` `{mode?, time_ms?, depth?, nodes?, lines?, threads?, level?}` | search (`move` plays the best move, or at a `level` below 100 the level's choice; `analyse` plays nothing and runs at full strength); 202 with `{job, level, state}` |
 //! | `POST .../review` `{time_ms?, depth?, threads?}` | evaluate every position of the game |
 //! | `POST .../stop` | stop the search (a `move` search then plays its best move so far) |
 //! | `GET .../events` | the event stream: `state`, `info` (progress), `done` |
@@ -455,11 +455,14 @@ async fn action(
             } else {
                 body::<ReviewReq>(&headers, bytes, limit)?.spec(&app)?
             };
+            // The level goes in the answer itself: a short search may have ended, and left
+            // the state's `job`, before the state is read.
+            let level = spec.level;
             let job = job::start_job(&app, &session, spec).await?;
             let state = state_json(&session, &session.lock());
             return Ok(json(
                 StatusCode::ACCEPTED,
-                format!("{{\"job\":{job},\"state\":{state}}}"),
+                format!("{{\"job\":{job},\"level\":{level},\"state\":{state}}}"),
             ));
         }
         "stop" => {

@@ -588,6 +588,7 @@ fn a_game_at_a_low_level_is_played_to_the_end_with_legal_moves() {
             r#"{"mode":"move","depth":60,"time_ms":60000,"level":0}"#,
         );
         assert_eq!(a.status, 202, "{a:?}");
+        assert_eq!(a.json()["level"], 0, "the answer carries the level: {a:?}");
         // A level-0 search can end before the answer's state is taken: the job is then
         // gone from it, and the `done` event below still carries the level.
         let job = &a.json()["state"]["job"];
