@@ -39,11 +39,11 @@ pub const QS_DELTA_MIN: i32 = 5_400;
 pub const RAZOR_DEPTH: i32 = plies(2, 10);
 /// Razoring margin: `a d^2 + b d + c` with `d` in plies.
 pub const RAZOR_MARGIN: [f32; 3] = [1.2, 98.0, 133.0];
-/// Reverse futility margin per ply, per rule family (freestyle and caro, exact five,
-/// renju); less at a cut node the table knows nothing of, and a ply less of it when the
-/// static value improves. Freestyle's narrower margin prunes more; it was measured in
-/// freestyle only, so the other families keep the margin scaled from the classical engine.
-pub const FUTILITY_PER_PLY: [i32; 3] = [360, 440, 440];
+/// Reverse futility margin per ply, the same for every rule; less at a cut node the table
+/// knows nothing of, and a ply less of it when the static value improves. Narrower than
+/// the 440 scaled from the classical engine, so it prunes more: that gained in freestyle,
+/// was even in standard and renju, and a still narrower 300 was even in freestyle.
+pub const FUTILITY_PER_PLY: i32 = 360;
 pub const FUTILITY_NO_TT_CUT: i32 = 84;
 /// Null move: from this depth, when the static value exceeds beta by this bias less a
 /// little per ply (bounded).
