@@ -39,11 +39,12 @@ pub const QS_DELTA_MIN: i32 = 5_400;
 pub const RAZOR_DEPTH: i32 = plies(2, 10);
 /// Razoring margin: `a d^2 + b d + c` with `d` in plies.
 pub const RAZOR_MARGIN: [f32; 3] = [1.2, 98.0, 133.0];
-/// Reverse futility margin per ply, the same for every rule; less at a cut node the table
-/// knows nothing of, and a ply less of it when the static value improves. Narrower than
-/// the 440 scaled from the classical engine, so it prunes more: that gained in freestyle
-/// and renju and was even in standard; a still narrower 300 was even in freestyle.
-pub const FUTILITY_PER_PLY: i32 = 360;
+/// Reverse futility margin per ply, per rule family (freestyle and caro, exact five,
+/// renju); less at a cut node the table knows nothing of, and a ply less of it when the
+/// static value improves. Narrower than the 440 scaled from the classical engine, so it
+/// prunes more: 360 gained in freestyle and renju and was even in standard; renju gained
+/// again at 300, where freestyle was even.
+pub const FUTILITY_PER_PLY: [i32; 3] = [360, 360, 300];
 pub const FUTILITY_NO_TT_CUT: i32 = 84;
 /// Null move: from this depth, when the static value exceeds beta by this bias less a
 /// little per ply (bounded).

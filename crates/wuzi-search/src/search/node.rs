@@ -58,8 +58,8 @@ fn razor_margin(depth: i32) -> i32 {
     (RAZOR_MARGIN[0] * d * d + RAZOR_MARGIN[1] * d + RAZOR_MARGIN[2]) as i32
 }
 
-fn futility_margin(depth: i32, no_tt_cut_node: bool, improving: bool) -> i32 {
-    let per_ply = FUTILITY_PER_PLY - FUTILITY_NO_TT_CUT * no_tt_cut_node as i32;
+fn futility_margin(rule: Rule, depth: i32, no_tt_cut_node: bool, improving: bool) -> i32 {
+    let per_ply = FUTILITY_PER_PLY[rule_family(rule)] - FUTILITY_NO_TT_CUT * no_tt_cut_node as i32;
     (per_ply * (depth - improving as i32 * PLY) / PLY).max(0)
 }
 
@@ -261,7 +261,13 @@ impl Thread<'_> {
             if eval < WIN_MIN
                 && beta > -WIN_MIN
                 && !fours_line
-                && eval - futility_margin(depth - PLY, cut_node && entry.is_none(), improving)
+                && eval
+                    - futility_margin(
+                        self.board.rule(),
+                        depth - PLY,
+                        cut_node && entry.is_none(),
+                        improving,
+                    )
                     >= beta
             {
                 if let Some(stats) = self.stats.as_mut() {
