@@ -43,7 +43,7 @@ pub const RAZOR_MARGIN: [f32; 3] = [1.2, 98.0, 133.0];
 /// renju); less at a cut node the table knows nothing of, and a ply less of it when the
 /// static value improves. Narrower than the 440 scaled from the classical engine, so it
 /// prunes more: 360 gained in freestyle and renju and was even in standard; renju gained
-/// again at 300, where freestyle was even.
+/// again at 300, where freestyle was even and standard lost, and lost at 240.
 pub const FUTILITY_PER_PLY: [i32; 3] = [360, 360, 300];
 pub const FUTILITY_NO_TT_CUT: i32 = 84;
 /// Null move: from this depth, when the static value exceeds beta by this bias less a
