@@ -42,8 +42,8 @@ pub const RAZOR_MARGIN: [f32; 3] = [1.2, 98.0, 133.0];
 /// Reverse futility margin per ply, per rule family (freestyle and caro, exact five,
 /// renju); less at a cut node the table knows nothing of, and a ply less of it when the
 /// static value improves. Narrower than the 440 scaled from the classical engine, so it
-/// prunes more: 360 gained in freestyle and renju and was even in standard; renju gained
-/// again at 300, where freestyle was even and standard lost, and lost at 240.
+/// prunes more; each family's value beat or matched its neighbours on both sides in
+/// self-play (`docs/journal/search.md`).
 pub const FUTILITY_PER_PLY: [i32; 3] = [360, 360, 300];
 pub const FUTILITY_NO_TT_CUT: i32 = 84;
 /// Null move: from this depth, when the static value exceeds beta by this bias less a
@@ -101,9 +101,8 @@ pub const TT_MOVE_EXTENSION_PV: i32 = plies(0, 4);
 pub const TT_MOVE_EXTENSION: i32 = plies(0, 1);
 
 /// Late-move reductions: `factor^2 ln(depth) ln(move number)` plies, per rule family
-/// (freestyle and caro, exact five, renju). Renju's 0.85 reduces about 1.28 times as much
-/// as the 0.75 set at the redesign and gained in renju self-play; freestyle's 0.93 and 1.08
-/// lost to its 1.0, and standard's 1.0 played even with its 0.78.
+/// (freestyle and caro, exact five, renju), each measured against other values in its
+/// rule's self-play (`docs/journal/search.md`).
 pub const LMR_FACTOR: [f64; 3] = [1.0, 0.78, 0.85];
 /// Extra reduction at a non-PV node whose static value is not improving (the classical
 /// engine's ply; half a ply in freestyle, together with another change, gained in self-play
