@@ -103,7 +103,7 @@ pub const TT_MOVE_EXTENSION: i32 = plies(0, 1);
 /// Late-move reductions: `factor^2 ln(depth) ln(move number)` plies, per rule family
 /// (freestyle and caro, exact five, renju), each measured against other values in its
 /// rule's self-play (`docs/journal/search.md`).
-pub const LMR_FACTOR: [f64; 3] = [1.0, 0.78, 0.85];
+pub const LMR_FACTOR: [f64; 3] = [1.0, 0.88, 0.85];
 /// Extra reduction at a non-PV node whose static value is not improving (the classical
 /// engine's ply; half a ply in freestyle, together with another change, gained in self-play
 /// at 200 ms and lost at 500 ms, `docs/journal/search.md`).
