@@ -120,6 +120,11 @@ pub const LMR_FAR_FROM_OPPONENT: i32 = plies(1, 15);
 pub const LMR_FAR_FROM_SELF: i32 = plies(0, 15);
 /// More reduction at odd plies once the best value already beats the root's alpha.
 pub const LMR_NO_ALPHA_IMPROVING: i32 = plies(0, 16);
+/// Renju: less reduction for a move on a point where Black's lines make a double three, a
+/// double four or an overline (a false forbidden point Black may still play, or one White
+/// takes from Black), since such a point decides more than its patterns say (the classical
+/// engine's 1.05 plies; renju self-play, `docs/journal/search.md`).
+pub const LMR_FORBID_CANDIDATE: i32 = plies(1, 1);
 /// History: a reduction less (more) per this much of a move's history score above (below)
 /// the neutral point.
 pub const LMR_HISTORY_DIVISOR: i32 = 8_000;
