@@ -451,6 +451,14 @@ impl Board {
         (self.info[cell][color.index()] >> 8) as u8
     }
 
+    /// Whether `cell` is one of renju Black's forbidden-point candidates (`flag::FORBID_CANDIDATE`):
+    /// a point that is forbidden or may be, for `forbidden_kind_at` to decide. Never true
+    /// outside renju.
+    #[inline]
+    pub fn is_forbid_candidate(&self, cell: Cell) -> bool {
+        self.flags_at(Color::Black, cell) & flag::FORBID_CANDIDATE != 0
+    }
+
     /// Threat class of an empty point for `color` (`Threat::None` if occupied or off-board).
     pub fn threat(&self, color: Color, p: Point) -> Threat {
         self.cell(p)

@@ -70,7 +70,7 @@ impl Board {
         if !self.rule().has_forbidden_moves()
             || !self.is_on_board(cell)
             || !self.is_empty_cell(cell)
-            || self.flags_at(Color::Black, cell) & flag::FORBID_CANDIDATE == 0
+            || !self.is_forbid_candidate(cell)
         {
             return None;
         }

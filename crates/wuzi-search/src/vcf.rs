@@ -302,7 +302,7 @@ impl<'s> VcfSolver<'s> {
                     board.pattern_at(a, m, dir).four_count() > 0
                         && board
                             .completion_cells(a, m, dir)
-                            .any(|p| board.flags_at(Color::Black, p) & flag::FORBID_CANDIDATE != 0)
+                            .any(|p| board.is_forbid_candidate(p))
                 });
                 if trap {
                     candidates.insert(m);
@@ -462,10 +462,7 @@ pub(crate) fn line_zone(board: &mut Board, attacker: Color, line: &[Cell]) -> Bi
                 n += 1;
             }
         }
-        if renju_black
-            && color == Color::Black
-            && board.flags_at(Color::Black, c) & flag::FORBID_CANDIDATE != 0
-        {
+        if renju_black && color == Color::Black && board.is_forbid_candidate(c) {
             reach = reach.or(&board.forbidden_reach(c));
         }
         board.make(color, c);
@@ -474,7 +471,7 @@ pub(crate) fn line_zone(board: &mut Board, attacker: Color, line: &[Cell]) -> Bi
     let ends = *five_points(board, attacker);
     if renju_white {
         for e in ends.iter() {
-            if board.flags_at(Color::Black, e) & flag::FORBID_CANDIDATE != 0 {
+            if board.is_forbid_candidate(e) {
                 reach = reach.or(&board.forbidden_reach(e));
             }
         }

@@ -17,7 +17,7 @@ use crate::tactics::{loss_in, Settled};
 use crate::tt::Bound;
 use crate::WIN_MIN;
 use std::sync::LazyLock;
-use wuzi_core::{flag, Cell, Color, Rule, Threat};
+use wuzi_core::{Cell, Color, Rule, Threat};
 use wuzi_eval::eval::EVAL_LIMIT;
 
 /// `ln` of 0..=255, per rule family, times the family's factor (see `LMR_FACTOR`).
@@ -733,9 +733,7 @@ impl Thread<'_> {
         {
             r -= LMR_CONTINUING_ATTACK;
         }
-        if board.rule() == Rule::Renju
-            && board.flags_at(Color::Black, cell) & flag::FORBID_CANDIDATE != 0
-        {
+        if board.rule() == Rule::Renju && board.is_forbid_candidate(cell) {
             r -= LMR_FORBID_CANDIDATE;
         }
         r -= PLY * self.history[us.index()][cell] / LMR_HISTORY_DIVISOR;
