@@ -17,7 +17,7 @@ use crate::tactics::{loss_in, Settled};
 use crate::tt::Bound;
 use crate::WIN_MIN;
 use std::sync::LazyLock;
-use wuzi_core::{Cell, Color, Rule, Threat};
+use wuzi_core::{Cell, Rule, Threat};
 use wuzi_eval::eval::EVAL_LIMIT;
 
 /// `ln` of 0..=255, per rule family, times the family's factor (see `LMR_FACTOR`).
