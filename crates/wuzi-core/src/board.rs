@@ -451,9 +451,9 @@ impl Board {
         (self.info[cell][color.index()] >> 8) as u8
     }
 
-    /// Whether `cell` is one of renju Black's forbidden-point candidates (`flag::FORBID_CANDIDATE`):
-    /// a point that is forbidden or may be, for `forbidden_kind_at` to decide. Never true
-    /// outside renju.
+    /// Whether `cell` is one of renju Black's forbidden-point candidates
+    /// (`flag::FORBID_CANDIDATE`): a point that is forbidden or may be, for
+    /// `forbidden_kind_at` to decide. Never true outside renju.
     #[inline]
     pub fn is_forbid_candidate(&self, cell: Cell) -> bool {
         self.flags_at(Color::Black, cell) & flag::FORBID_CANDIDATE != 0
