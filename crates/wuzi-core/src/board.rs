@@ -255,6 +255,21 @@ impl Board {
         self.dir_offsets
     }
 
+    /// Whether the cells `a` and `b` lie on one line in direction `dir` (the order of
+    /// `dir_offsets`: across, down, down-right, down-left), at any distance.
+    #[inline]
+    pub fn on_one_line(&self, a: Cell, b: Cell, dir: usize) -> bool {
+        let s = self.stride;
+        let dx = (a % s) as isize - (b % s) as isize;
+        let dy = (a / s) as isize - (b / s) as isize;
+        match dir {
+            0 => dy == 0,
+            1 => dx == 0,
+            2 => dx == dy,
+            _ => dx == -dy,
+        }
+    }
+
     pub fn tables(&self) -> &'static RuleTables {
         self.tables
     }

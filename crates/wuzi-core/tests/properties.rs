@@ -216,3 +216,43 @@ fn bad_sizes_and_empty_undo_are_errors() {
     assert!(board.play(Point::new(2, 2)).is_err());
     assert_eq!(board.side_to_move(), Color::White);
 }
+
+/// `on_one_line` against walking the line: on boards of several sizes, two cells share a
+/// line in a direction exactly when stepping from one by that direction's offset reaches
+/// the other (the walk stays on the board, so no wrap across the wall can count).
+#[test]
+fn on_one_line_matches_walking_the_line() {
+    for size in [5, 15, 20] {
+        let board = Board::new(size, size, Rule::Freestyle).expect("board");
+        let cells: Vec<_> = (0..size as u8)
+            .flat_map(|y| (0..size as u8).map(move |x| Point::new(x, y)))
+            .filter_map(|p| board.cell(p))
+            .collect();
+        let mut shared = 0usize;
+        for &a in &cells {
+            for &b in &cells {
+                for (dir, &step) in board.dir_offsets().iter().enumerate() {
+                    let walked = [true, false].iter().any(|&forward| {
+                        let mut c = a;
+                        loop {
+                            if c == b {
+                                return true;
+                            }
+                            c = if forward {
+                                c + step
+                            } else {
+                                c.wrapping_sub(step)
+                            };
+                            if !board.is_on_board(c) {
+                                return false;
+                            }
+                        }
+                    });
+                    assert_eq!(board.on_one_line(a, b, dir), walked, "{a} {b} {dir}");
+                    shared += usize::from(walked);
+                }
+            }
+        }
+        assert!(shared > cells.len() * 4, "{shared}");
+    }
+}

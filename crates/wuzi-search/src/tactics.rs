@@ -17,15 +17,16 @@
 //!
 //! Every rule's exceptions live in the board's pattern sets (caro's blocked fives, exact
 //! five, renju Black's forbidden points and false threes), and where a set cannot tell (a
-//! renju Black four-three, or an opponent that has fours elsewhere) the four-three is
-//! played out: the opponent's forced block, then an open four for the side and no five
-//! for the opponent.
+//! caro four-three, a renju Black open four whose legality the lines do not vouch for, or a
+//! block that makes the opponent a four) the four-three is played out: the opponent's
+//! forced block, then an open four for the side and no five for the opponent.
 //!
 //! Invariant: a win or loss returned here is a forced result of the game from this position
 //! within the distance returned (tested against exhaustive search on generated positions in
 //! `tests/tactics_static.rs`).
 
 use crate::WIN;
+use wuzi_core::lookahead::CellAfter;
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Rule, Threat};
 
 /// What [`settle`] found.
@@ -166,16 +167,28 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
     // without a five point while the three becomes an open four. Where the four's one five
     // point is no four point of the opponent's now, it will not be one after the side's stone
     // either (a stone of the side only takes from the opponent's lines): that settles it
-    // without playing. Renju Black's three may be false (its open four forbidden) and caro's
-    // five points depend on both ends: those are played out, as is a block that makes a four
-    // today.
+    // without playing. Renju Black's three may be false (its open four forbidden): there the
+    // open four is read too (`renju_black_open_four_holds`), and only where the opponent has
+    // no five point already (which the block would leave). Caro's five points depend on both
+    // ends: those are played out, as is a block that makes a four today and a renju Black
+    // open four that cannot be read.
     let opponent_has_fours = !board.cells_making(them, flag::FOUR).is_empty();
     let exact_lines = four_threes_read_from_lines(board.rule(), us);
+    let renju_black = board.rule() == Rule::Renju && us == Color::Black;
+    let opponent_has_fives = !board.cells_making(them, flag::FIVE).is_empty();
     for cell in candidates.iter() {
         if board.threat_at(us, cell) != Threat::FourThree || !board.may_play(us, cell) {
             continue;
         }
-        if exact_lines && (!opponent_has_fours || !block_makes_a_four(board, us, cell)) {
+        let block_is_quiet = !opponent_has_fours || !block_makes_a_four(board, us, cell);
+        if exact_lines && block_is_quiet {
+            return true;
+        }
+        if renju_black
+            && block_is_quiet
+            && !opponent_has_fives
+            && renju_black_open_four_holds(board, cell)
+        {
             return true;
         }
         if four_three_wins_played_out(board, us, cell) {
@@ -185,9 +198,30 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
     false
 }
 
-/// Whether `us`'s four-threes can be read from the line patterns under `rule`: renju Black's
-/// three may be false (its open four forbidden) and caro's five points depend on both ends,
-/// so those are played out.
+/// Renju Black's four-three at `cell` (legal) leaves, once White has blocked the four, an
+/// open four Black may play, read without playing: a straight-four point `e` of the three
+/// where the stone on `cell` makes `e` an open four with no second four, no overline and at
+/// most one open three beside it. White's block lies on the four's line, which crosses the
+/// three's line only at `cell`, so it leaves `e`'s straight four as it is and can only lower
+/// `e`'s other lines: `e` stays an open four and no forbidden point. `false` where it cannot
+/// tell (then the four-three is played out).
+fn renju_black_open_four_holds(board: &Board, cell: Cell) -> bool {
+    let black = Color::Black;
+    (0..4).any(|dir| {
+        board.pattern_at(black, cell, dir) == Pattern::F3
+            && board.completion_cells(black, cell, dir).any(|e| {
+                let after = board.cell_after(black, cell, e);
+                after.pattern(black, dir) == Pattern::F4
+                    && after.threat(black) == Threat::OpenFour
+                    && after.flags(black) & flag::FORBID_CANDIDATE == 0
+            })
+    })
+}
+
+/// Whether `us`'s four-threes can be read from the line patterns alone under `rule`: renju
+/// Black's three may be false (its open four forbidden), so its open four is read as well
+/// (`renju_black_open_four_holds`), and caro's five points depend on both ends, so caro's
+/// are played out.
 fn four_threes_read_from_lines(rule: Rule, us: Color) -> bool {
     match rule {
         Rule::Freestyle | Rule::Standard => true,
@@ -214,14 +248,17 @@ fn block_makes_a_four(board: &Board, us: Color, cell: Cell) -> bool {
 /// opponent) placed a stone on `stone`, read without playing it (`Board::cell_after`):
 /// `Some(answer)`, or `None` where that function would have to play a four-three out (each
 /// four-three left is one whose block may make the defender a four), or where the rule's
-/// four-threes are always played out (caro, renju Black). The caller checks that the stone is
-/// legal.
+/// four-threes are not read from the lines alone (caro, renju Black, whose forbidden points a
+/// White stone may lift). The caller checks that the stone is legal.
 ///
 /// Where it answers, the attacker's four-three points after the stone are among its
 /// four-three, open-four and five points before it: a stone never raises the other colour's
 /// threat (`wuzi_core::lookahead`).
 pub fn has_winning_four_three_after(board: &Board, defender: Color, stone: Cell) -> Option<bool> {
     let attacker = defender.opponent();
+    if board.rule() == Rule::Renju && attacker == Color::Black {
+        return renju_black_four_three_after(board, stone);
+    }
     if !four_threes_read_from_lines(board.rule(), attacker) {
         return None;
     }
@@ -262,6 +299,85 @@ pub fn has_winning_four_three_after(board: &Board, defender: Color, stone: Cell)
     } else {
         Some(false)
     }
+}
+
+/// [`has_winning_four_three_after`] for renju Black, once White placed a stone on `stone`.
+///
+/// A White stone can lift a Black forbidden point (a double four or a double three it
+/// breaks), so Black's four-three points after it are sought among its four, five and
+/// forbidden-candidate points. Each must be one that is plainly legal after the stone (no
+/// forbidden candidate) and win as `has_winning_four_three` reads it: a block that makes White
+/// no four, and an open four as `renju_black_open_four_holds` reads it, on a line of the three
+/// that the stone does not touch (Black's stone on the four-three point is read on the board
+/// without White's stone). `None` where a four-three remains that this cannot settle, or
+/// where the stone makes White a four (White's five point would weigh in) or either side has
+/// a five point already.
+fn renju_black_four_three_after(board: &Board, stone: Cell) -> Option<bool> {
+    let (black, white) = (Color::Black, Color::White);
+    if board.flags_at(white, stone) & (flag::FOUR | flag::FIVE) != 0
+        || !board.cells_making(white, flag::FIVE).is_empty()
+        || !board.cells_making(black, flag::FIVE).is_empty()
+    {
+        return None;
+    }
+    let candidates = board
+        .cells_making(black, flag::FOUR)
+        .or(board.cells_making(black, flag::FORBID_CANDIDATE));
+    let mut unsettled = false;
+    for cell in candidates.iter() {
+        if cell == stone {
+            continue;
+        }
+        let after = board.cell_after(white, stone, cell);
+        if after.threat(black) != Threat::FourThree {
+            continue;
+        }
+        if after.flags(black) & flag::FORBID_CANDIDATE == 0
+            && renju_black_four_three_after_wins(board, stone, cell, &after)
+        {
+            return Some(true);
+        }
+        unsettled = true;
+    }
+    if unsettled {
+        None
+    } else {
+        Some(false)
+    }
+}
+
+/// Black's four-three at `cell` (`after`: the cell once White's stone is on `stone`) wins as
+/// `has_winning_four_three` would find it with the stone played; `false` where that cannot be
+/// read.
+fn renju_black_four_three_after_wins(
+    board: &Board,
+    stone: Cell,
+    cell: Cell,
+    after: &CellAfter,
+) -> bool {
+    let (black, white) = (Color::Black, Color::White);
+    let Some(four_dir) = (0..4).find(|&d| after.pattern(black, d).four_count() > 0) else {
+        return false;
+    };
+    let mut fives = after.completion_cells(board, black, four_dir);
+    let block = match (fives.next(), fives.next()) {
+        (Some(block), None) if block != stone => block,
+        _ => return false,
+    };
+    if board.cell_after(white, stone, block).threat(white) >= Threat::Four {
+        return false;
+    }
+    (0..4).any(|dir| {
+        dir != four_dir
+            && after.pattern(black, dir) == Pattern::F3
+            && !board.on_one_line(cell, stone, dir)
+            && after.completion_cells(board, black, dir).any(|e| {
+                let open = board.cell_after(black, cell, e);
+                open.pattern(black, dir) == Pattern::F4
+                    && open.threat(black) == Threat::OpenFour
+                    && open.flags(black) & flag::FORBID_CANDIDATE == 0
+            })
+    })
 }
 
 /// Plays the four-three at `cell`, the opponent's forced block, and checks that the side

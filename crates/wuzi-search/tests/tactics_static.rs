@@ -5,7 +5,7 @@
 
 use std::sync::atomic::AtomicBool;
 use wuzi_core::rng::Rng;
-use wuzi_core::{flag, Board, Cell, Point, Rule, Threat};
+use wuzi_core::{flag, Board, Cell, Color, Point, Rule, Threat};
 use wuzi_search::tactics::{
     five_stoppers, has_winning_double_three, has_winning_four_three, has_winning_four_three_after,
     settle, win_in, Settled,
@@ -275,12 +275,13 @@ fn quiescence_wins_are_forced_wins() {
 /// `has_winning_four_three_after` (read from the stone's effect) answers what
 /// `has_winning_four_three` answers once the stone is played, for every legal stone of the
 /// defender in positions where the attacker has a four-three or double-three point, under
-/// every rule; where it declines (`None`) the caller plays the stone, which outside caro and
-/// renju Black's four-threes is rare.
+/// every rule; where it declines (`None`) the caller plays the stone, which outside caro is
+/// rare.
 #[test]
 fn four_three_after_a_stone_matches_playing_it() {
     let mut rng = Rng::new(41);
     let (mut read, mut declined) = (0usize, 0usize);
+    let (mut rb_read, mut rb_declined) = (0usize, 0usize);
     for rule in Rule::ALL {
         for mut board in positions(rule, &mut rng, 60) {
             let attacker = board.side_to_move();
@@ -297,10 +298,13 @@ fn four_three_after_a_stone_matches_playing_it() {
                     Some(answer) => {
                         assert_eq!(answer, slow, "{rule} at {:?}\n{board:?}", board.point(cell));
                         read += 1;
+                        if rule == Rule::Renju && attacker == Color::Black {
+                            rb_read += 1;
+                        }
                     }
-                    // Caro's and renju Black's four-threes are always played out.
-                    None if matches!(rule, Rule::Caro | Rule::CaroExact)
-                        || (rule == Rule::Renju && attacker == wuzi_core::Color::Black) => {}
+                    // Caro's four-threes are always played out.
+                    None if matches!(rule, Rule::Caro | Rule::CaroExact) => {}
+                    None if rule == Rule::Renju && attacker == Color::Black => rb_declined += 1,
                     None => declined += 1,
                 }
             }
@@ -310,6 +314,114 @@ fn four_three_after_a_stone_matches_playing_it() {
         read > 5_000 && read > 50 * declined,
         "{read} read, {declined} declined"
     );
+    // Renju Black's are read where its open four plainly holds; the rest are played out.
+    assert!(
+        rb_read > 1_000 && rb_read > 20 * rb_declined,
+        "renju Black: {rb_read} read, {rb_declined} declined"
+    );
+}
+
+/// Renju Black's four-three, played out as the rules have it: Black plays `cell`, White
+/// blocks the four at its one five point, and Black then has an open four it may play while
+/// White has no five point. The reference for `has_winning_four_three`'s reading.
+fn renju_black_four_three_played_out(board: &mut Board, cell: Cell) -> bool {
+    let (black, white) = (Color::Black, Color::White);
+    board.make(black, cell);
+    let fives: Vec<Cell> = board.cells_making(black, flag::FIVE).iter().collect();
+    let won = match fives[..] {
+        [block] => {
+            board.make(white, block);
+            let open_fours = *board.cells_making(black, flag::OPEN_FOUR);
+            let won = board.cells_making(white, flag::FIVE).is_empty()
+                && open_fours.iter().any(|e| board.may_play(black, e));
+            board.unmake();
+            won
+        }
+        [] => false,
+        _ => true,
+    };
+    board.unmake();
+    won
+}
+
+/// `has_winning_four_three` for renju Black, which reads most four-threes without playing
+/// them (its open four included), answers as playing every one out does: along random games
+/// on 15x15 at every Black turn, and there after a White stone on any point near the stones
+/// (the trials of `four_three_defences`, where White may hold a five point or a four).
+#[test]
+fn renju_black_four_threes_read_match_playing_them_out() {
+    let (black, white) = (Color::Black, Color::White);
+    let mut rng = Rng::new(47);
+    let (mut won, mut held) = (0usize, 0usize);
+    let (mut read, mut declined) = (0usize, 0usize);
+    let mut check = |board: &mut Board| {
+        if !board.cells_making(black, flag::FIVE).is_empty()
+            || !board.cells_making(black, flag::OPEN_FOUR).is_empty()
+        {
+            return;
+        }
+        let candidates = board
+            .cells_making(black, flag::FOUR)
+            .and(board.cells_making(black, flag::OPEN_THREE));
+        let slow = candidates.iter().any(|c| {
+            board.threat_at(black, c) == Threat::FourThree
+                && board.may_play(black, c)
+                && renju_black_four_three_played_out(board, c)
+        });
+        assert_eq!(has_winning_four_three(board, black), slow, "\n{board:?}");
+        if slow {
+            won += 1;
+        } else if !candidates.is_empty() {
+            held += 1;
+        }
+    };
+    for _ in 0..300 {
+        let mut board = Board::new(15, 15, Rule::Renju).expect("board");
+        board.play(Point::new(7, 7)).expect("centre");
+        for _ in 0..80 {
+            let cells: Vec<Cell> = board.empty_near_stones(1).iter().collect();
+            if cells.is_empty() {
+                break;
+            }
+            let p = board.point(cells[rng.below(cells.len())]);
+            if !board.is_legal(p) {
+                continue;
+            }
+            board.play(p).expect("legal");
+            if board.winner().is_some() {
+                break;
+            }
+            let near: Vec<Cell> = board.empty_near_stones(2).iter().collect();
+            if board.side_to_move() == black {
+                check(&mut board);
+                for &cell in &near {
+                    board.make(white, cell);
+                    check(&mut board);
+                    board.unmake();
+                }
+            } else if board.cells_making(white, flag::FIVE).is_empty()
+                && board.cells_making(black, flag::FIVE).is_empty()
+            {
+                // White to move: each stone read without playing it, as `four_three_defences`
+                // asks, against the stone played.
+                for &cell in &near {
+                    let fast = has_winning_four_three_after(&board, white, cell);
+                    board.make(white, cell);
+                    let slow = has_winning_four_three(&mut board, black);
+                    board.unmake();
+                    match fast {
+                        Some(answer) => {
+                            assert_eq!(answer, slow, "at {:?}\n{board:?}", board.point(cell));
+                            read += 1;
+                        }
+                        None => declined += 1,
+                    }
+                }
+            }
+        }
+    }
+    assert!(won > 1_000 && held > 1_000, "{won} won, {held} held");
+    assert!(read > 10 * declined, "{read} read, {declined} declined");
 }
 
 /// `five_stoppers` is exactly the set of legal stones after which the opponent has no five
