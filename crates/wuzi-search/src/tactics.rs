@@ -144,13 +144,66 @@ pub fn winning_open_four(board: &mut Board, us: Color) -> Option<Cell> {
         .find(|&cell| board.may_play(us, cell) && (!caro || open_four_holds(board, us, cell)))
 }
 
-/// Plays the open four at `cell` and checks that no stone of the opponent stops its fives.
-/// The board is left as it was.
+/// Plays the open four at `cell` and checks that no stone of the opponent stops its fives
+/// (read from the lines where `caro_open_four_read` can). The board is left as it was.
 fn open_four_holds(board: &mut Board, us: Color, cell: Cell) -> bool {
+    if let Some(holds) = caro_open_four_read(board, us, cell) {
+        return holds;
+    }
     board.make(us, cell);
     let holds = five_stoppers(board, us.opponent()).is_empty();
     board.unmake();
     holds
+}
+
+/// Caro's open four at `cell` read without playing it: whether no one stone of the opponent
+/// stops every five point the stone makes. A five point `p` (on a line of `cell` where it
+/// makes a four) is stopped by a stone on `p`, or on an end of the run it would complete (the
+/// first cell past the five, `cell` and `p` counted as the side's) when the other end is
+/// already the opponent's: a run blocked at both ends does not win, and no other stone
+/// touches that run. `None` where this does not apply: the side has a five point already,
+/// the stone makes none, or a five point's run is longer than five (its far end may lie past
+/// what the line patterns see); then the open four is played out.
+fn caro_open_four_read(board: &Board, us: Color, cell: Cell) -> Option<bool> {
+    if !board.cells_making(us, flag::FIVE).is_empty() {
+        return None;
+    }
+    let them = us.opponent();
+    let offsets = board.dir_offsets();
+    // The stones that stop every five point seen so far (`None`: none seen yet).
+    let mut common: Option<[Option<Cell>; 3]> = None;
+    for (dir, &step) in offsets.iter().enumerate() {
+        if board.pattern_at(us, cell, dir).four_count() == 0 {
+            continue;
+        }
+        for five in board.completion_cells(us, cell, dir) {
+            let ours = |c: Cell| c == cell || c == five || board.stone_at(c) == Some(us);
+            let (mut low, mut high, mut length) = (five, five, 1);
+            while ours(low - step) {
+                low -= step;
+                length += 1;
+            }
+            while ours(high + step) {
+                high += step;
+                length += 1;
+            }
+            if length != 5 {
+                return None;
+            }
+            let (low_end, high_end) = (low - step, high + step);
+            let theirs = |c: Cell| board.stone_at(c) == Some(them);
+            let stops = [
+                Some(five),
+                (board.is_empty_cell(low_end) && theirs(high_end)).then_some(low_end),
+                (board.is_empty_cell(high_end) && theirs(low_end)).then_some(high_end),
+            ];
+            common = Some(match common {
+                None => stops,
+                Some(seen) => seen.map(|s| s.filter(|s| stops.contains(&Some(*s)))),
+            });
+        }
+    }
+    common.map(|stoppers| stoppers.iter().all(Option::is_none))
 }
 
 /// The side `us` (to move, no five point on either side, no open four of its own) has a

@@ -8,7 +8,7 @@ use wuzi_core::rng::Rng;
 use wuzi_core::{flag, Board, Cell, Color, Point, Rule, Threat};
 use wuzi_search::tactics::{
     five_stoppers, has_winning_double_three, has_winning_four_three, has_winning_four_three_after,
-    settle, win_in, Settled,
+    settle, win_in, winning_open_four, Settled,
 };
 use wuzi_search::{Limits, Searcher, WIN, WIN_MIN};
 
@@ -422,6 +422,70 @@ fn renju_black_four_threes_read_match_playing_them_out() {
     }
     assert!(won > 1_000 && held > 1_000, "{won} won, {held} held");
     assert!(read > 10 * declined, "{read} read, {declined} declined");
+}
+
+/// The first open four of `us` that no one stone of the opponent stops, each played out:
+/// the reference for `winning_open_four`.
+fn first_open_four_played_out(board: &mut Board, us: Color) -> Option<Cell> {
+    let open_fours = *board.cells_making(us, flag::OPEN_FOUR);
+    open_fours.iter().find(|&cell| {
+        board.make(us, cell);
+        let holds = five_stoppers(board, us.opponent()).is_empty();
+        board.unmake();
+        holds
+    })
+}
+
+/// Caro's open fours, read from the lines where a five's run is exactly five, answer as
+/// playing each out does: along random caro and caro-exact games on 15x15, for the side to
+/// move, and after a stone of the opponent on every near point (where a stone beside a run
+/// blocks one of its ends).
+#[test]
+fn caro_open_fours_read_match_playing_them_out() {
+    let mut rng = Rng::new(53);
+    let (mut held, mut stopped) = (0usize, 0usize);
+    let mut check = |board: &mut Board, us: Color| {
+        if !board.cells_making(us, flag::FIVE).is_empty()
+            || !board.cells_making(us.opponent(), flag::FIVE).is_empty()
+            || board.cells_making(us, flag::OPEN_FOUR).is_empty()
+        {
+            return;
+        }
+        let slow = first_open_four_played_out(board, us);
+        assert_eq!(winning_open_four(board, us), slow, "\n{board:?}");
+        if slow.is_some() {
+            held += 1;
+        } else {
+            stopped += 1;
+        }
+    };
+    for round in 0..400 {
+        let rule = [Rule::Caro, Rule::CaroExact][round % 2];
+        let mut board = Board::new(15, 15, rule).expect("board");
+        board.play(Point::new(7, 7)).expect("centre");
+        for _ in 0..70 {
+            let cells: Vec<Cell> = board.empty_near_stones(1).iter().collect();
+            if cells.is_empty() {
+                break;
+            }
+            let p = board.point(cells[rng.below(cells.len())]);
+            board.play(p).expect("legal");
+            if board.winner().is_some() {
+                break;
+            }
+            let us = board.side_to_move();
+            check(&mut board, us);
+            for cell in board.empty_near_stones(2).iter().collect::<Vec<_>>() {
+                board.make(us.opponent(), cell);
+                check(&mut board, us);
+                board.unmake();
+            }
+        }
+    }
+    assert!(
+        held > 1_000 && stopped > 100,
+        "{held} held, {stopped} stopped"
+    );
 }
 
 /// `five_stoppers` is exactly the set of legal stones after which the opponent has no five
