@@ -16,10 +16,12 @@
 //!    that comes first: a win in five plies.
 //!
 //! Every rule's exceptions live in the board's pattern sets (caro's blocked fives, exact
-//! five, renju Black's forbidden points and false threes), and where a set cannot tell (a
-//! caro four-three, a renju Black open four whose legality the lines do not vouch for, or a
-//! block that makes the opponent a four) the four-three is played out: the opponent's
-//! forced block, then an open four for the side and no five for the opponent.
+//! five, renju Black's forbidden points and false threes). Where a set cannot tell, the
+//! stones of the lines are read (renju Black's open four and caro's blocks and open fours);
+//! where those cannot tell either (a renju Black open four whose legality the lines do not
+//! vouch for, a caro five whose run would be longer than five, or a block that makes the
+//! opponent a four) the four-three is played out: the opponent's forced block, then an open
+//! four for the side and no five for the opponent.
 //!
 //! Invariant: a win or loss returned here is a forced result of the game from this position
 //! within the distance returned (tested against exhaustive search on generated positions in
@@ -27,6 +29,7 @@
 
 use crate::WIN;
 use wuzi_core::lookahead::CellAfter;
+use wuzi_core::rule::RunEnd;
 use wuzi_core::{flag, Bitboard, Board, Cell, Color, Pattern, Rule, Threat};
 
 /// What [`settle`] found.
@@ -126,7 +129,7 @@ pub fn five_stoppers(board: &mut Board, us: Color) -> Bitboard {
 /// The side `us` (to move; the opponent without a five point) has a legal point that makes
 /// an open four (or a double four) that wins: two five points the opponent cannot both stop.
 /// Under caro a five blocked at both ends does not win, so a block of one five point can
-/// kill the other: there the open four is played out against each block.
+/// kill the other: there each block is weighed (`caro_open_four_read`, else played out).
 pub fn has_winning_open_four(board: &mut Board, us: Color) -> bool {
     winning_open_four(board, us).is_some()
 }
@@ -171,39 +174,153 @@ fn caro_open_four_read(board: &Board, us: Color, cell: Cell) -> Option<bool> {
     let them = us.opponent();
     let offsets = board.dir_offsets();
     // The stones that stop every five point seen so far (`None`: none seen yet).
-    let mut common: Option<[Option<Cell>; 3]> = None;
+    let mut common: Option<FiveStops> = None;
     for (dir, &step) in offsets.iter().enumerate() {
         if board.pattern_at(us, cell, dir).four_count() == 0 {
             continue;
         }
         for five in board.completion_cells(us, cell, dir) {
-            let ours = |c: Cell| c == cell || c == five || board.stone_at(c) == Some(us);
-            let (mut low, mut high, mut length) = (five, five, 1);
-            while ours(low - step) {
-                low -= step;
-                length += 1;
-            }
-            while ours(high + step) {
-                high += step;
-                length += 1;
-            }
-            if length != 5 {
+            let run = run_through(board, us, &[cell], five, step);
+            if run.length != 5 {
                 return None;
             }
-            let (low_end, high_end) = (low - step, high + step);
-            let theirs = |c: Cell| board.stone_at(c) == Some(them);
-            let stops = [
-                Some(five),
-                (board.is_empty_cell(low_end) && theirs(high_end)).then_some(low_end),
-                (board.is_empty_cell(high_end) && theirs(low_end)).then_some(high_end),
-            ];
-            common = Some(match common {
-                None => stops,
-                Some(seen) => seen.map(|s| s.filter(|s| stops.contains(&Some(*s)))),
-            });
+            common = Some(stops_in_common(common, run.stops(board, them, five)));
         }
     }
-    common.map(|stoppers| stoppers.iter().all(Option::is_none))
+    common.map(|stops| stops.iter().all(Option::is_none))
+}
+
+/// The stones of the opponent that stop one caro five (at most three: the five point and the
+/// two ends of its run), `None` in the slots that do not apply.
+type FiveStops = [Option<Cell>; 3];
+
+/// The stops of `seen` that are also in `stops` (all of `stops` when nothing was seen).
+fn stops_in_common(seen: Option<FiveStops>, stops: FiveStops) -> FiveStops {
+    match seen {
+        None => stops,
+        Some(seen) => seen.map(|s| s.filter(|s| stops.contains(&Some(*s)))),
+    }
+}
+
+/// A maximal run of the side's stones along one line, as it would be with stones on cells
+/// that are empty now: its length and the cells just past its two ends.
+struct Run {
+    length: usize,
+    low_end: Cell,
+    high_end: Cell,
+}
+
+impl Run {
+    /// The opponent's stones that stop the five this run would be once `five` is played
+    /// (see `caro_open_four_read`).
+    fn stops(&self, board: &Board, them: Color, five: Cell) -> FiveStops {
+        let theirs = |c: Cell| board.stone_at(c) == Some(them);
+        [
+            Some(five),
+            (board.is_empty_cell(self.low_end) && theirs(self.high_end)).then_some(self.low_end),
+            (board.is_empty_cell(self.high_end) && theirs(self.low_end)).then_some(self.high_end),
+        ]
+    }
+
+    /// Whether the run wins under the rule (caro: not blocked at both ends).
+    fn wins(&self, board: &Board, us: Color) -> bool {
+        let end = |c: Cell| {
+            if board.is_empty_cell(c) {
+                RunEnd::Empty
+            } else if board.stone_at(c) == Some(us.opponent()) {
+                RunEnd::Opponent
+            } else {
+                RunEnd::Wall
+            }
+        };
+        board
+            .rule()
+            .run_wins(us, self.length, end(self.low_end), end(self.high_end))
+    }
+}
+
+/// The run of `us` through the empty `at` along `step`, with `at` and the (empty) cells of
+/// `extra` counted as the side's.
+fn run_through(board: &Board, us: Color, extra: &[Cell], at: Cell, step: usize) -> Run {
+    let ours = |c: Cell| c == at || extra.contains(&c) || board.stone_at(c) == Some(us);
+    let (mut low, mut high, mut length) = (at, at, 1);
+    while ours(low - step) {
+        low -= step;
+        length += 1;
+    }
+    while ours(high + step) {
+        high += step;
+        length += 1;
+    }
+    Run {
+        length,
+        low_end: low - step,
+        high_end: high + step,
+    }
+}
+
+/// Caro's four-three at `cell` read without playing it: `true` where it wins as
+/// `four_three_wins_played_out` would find. The opponent's answers are the stones that stop
+/// the four's one five (`Run::stops`); none may make the opponent a four, and a straight-four
+/// point `e` of the three must leave an open four that holds whatever the answer: the answers
+/// lie on the four's line, which crosses the three's only at `cell`, so they touch neither
+/// that line's runs nor their ends. `false` where it cannot tell (then it is played out); the
+/// caller has checked that the opponent has no five point.
+fn caro_four_three_read(board: &Board, us: Color, cell: Cell) -> bool {
+    let them = us.opponent();
+    let offsets = board.dir_offsets();
+    let Some(four_dir) = (0..4).find(|&d| board.pattern_at(us, cell, d).four_count() > 0) else {
+        return false;
+    };
+    let mut fives = board.completion_cells(us, cell, four_dir);
+    let (Some(block), None) = (fives.next(), fives.next()) else {
+        return false;
+    };
+    let run = run_through(board, us, &[cell], block, offsets[four_dir]);
+    if run.length != 5
+        || run
+            .stops(board, them, block)
+            .iter()
+            .flatten()
+            .any(|&answer| board.threat_at(them, answer) >= Threat::Four)
+    {
+        return false;
+    }
+    (0..4).any(|dir| {
+        dir != four_dir
+            && board.pattern_at(us, cell, dir) == Pattern::F3
+            && board.completion_cells(us, cell, dir).any(|e| {
+                let after = board.cell_after(us, cell, e);
+                after.pattern(us, dir) == Pattern::F4
+                    && after.threat(us) == Threat::OpenFour
+                    && caro_straight_four_holds(board, us, cell, e, offsets[dir])
+            })
+    })
+}
+
+/// With the side's stones on `cell` and `e` (both empty now, on one line along `step`), no
+/// one stone of the opponent stops every five point that line then has (fives on other lines
+/// would only make it harder to stop). `false` where a five's run would be longer than
+/// five.
+fn caro_straight_four_holds(board: &Board, us: Color, cell: Cell, e: Cell, step: usize) -> bool {
+    let them = us.opponent();
+    let mut common: Option<FiveStops> = None;
+    for k in 1..=5 {
+        for five in [e + k * step, e.wrapping_sub(k * step)] {
+            if five == cell || !board.is_empty_cell(five) {
+                continue;
+            }
+            let run = run_through(board, us, &[cell, e], five, step);
+            if !run.wins(board, us) {
+                continue;
+            }
+            if run.length != 5 {
+                return false;
+            }
+            common = Some(stops_in_common(common, run.stops(board, them, five)));
+        }
+    }
+    common.is_some_and(|stops| stops.iter().all(Option::is_none))
 }
 
 /// The side `us` (to move, no five point on either side, no open four of its own) has a
@@ -223,11 +340,13 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
     // without playing. Renju Black's three may be false (its open four forbidden): there the
     // open four is read too (`renju_black_open_four_holds`), and only where the opponent has
     // no five point already (which the block would leave). Caro's five points depend on both
-    // ends: those are played out, as is a block that makes a four today and a renju Black
-    // open four that cannot be read.
+    // ends: its blocks and open four are read from the stones of the lines
+    // (`caro_four_three_read`). What neither reading settles is played out, as is a block
+    // that makes a four today.
     let opponent_has_fours = !board.cells_making(them, flag::FOUR).is_empty();
     let exact_lines = four_threes_read_from_lines(board.rule(), us);
     let renju_black = board.rule() == Rule::Renju && us == Color::Black;
+    let caro = matches!(board.rule(), Rule::Caro | Rule::CaroExact);
     let opponent_has_fives = !board.cells_making(them, flag::FIVE).is_empty();
     for cell in candidates.iter() {
         if board.threat_at(us, cell) != Threat::FourThree || !board.may_play(us, cell) {
@@ -242,6 +361,9 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
             && !opponent_has_fives
             && renju_black_open_four_holds(board, cell)
         {
+            return true;
+        }
+        if caro && !opponent_has_fives && caro_four_three_read(board, us, cell) {
             return true;
         }
         if four_three_wins_played_out(board, us, cell) {
@@ -274,7 +396,7 @@ fn renju_black_open_four_holds(board: &Board, cell: Cell) -> bool {
 /// Whether `us`'s four-threes can be read from the line patterns alone under `rule`: renju
 /// Black's three may be false (its open four forbidden), so its open four is read as well
 /// (`renju_black_open_four_holds`), and caro's five points depend on both ends, so caro's
-/// are played out.
+/// are read from the stones of the lines (`caro_four_three_read`).
 fn four_threes_read_from_lines(rule: Rule, us: Color) -> bool {
     match rule {
         Rule::Freestyle | Rule::Standard => true,

@@ -436,27 +436,63 @@ fn first_open_four_played_out(board: &mut Board, us: Color) -> Option<Cell> {
     })
 }
 
-/// Caro's open fours, read from the lines where a five's run is exactly five, answer as
-/// playing each out does: along random caro and caro-exact games on 15x15, for the side to
-/// move, and after a stone of the opponent on every near point (where a stone beside a run
-/// blocks one of its ends).
+/// A four-three of `us` at `cell` played out with the played-out open fours: the stone, then
+/// every stone of the opponent that stops its five, each followed by an open four of `us`
+/// that holds and no five point of the opponent's.
+fn four_three_played_out(board: &mut Board, us: Color, cell: Cell) -> bool {
+    let them = us.opponent();
+    board.make(us, cell);
+    let answers = five_stoppers(board, them);
+    let won = !board.cells_making(us, flag::FIVE).is_empty()
+        && answers.iter().all(|answer| {
+            board.make(them, answer);
+            let won = board.cells_making(them, flag::FIVE).is_empty()
+                && first_open_four_played_out(board, us).is_some();
+            board.unmake();
+            won
+        });
+    board.unmake();
+    won
+}
+
+/// Caro's open fours and four-threes, read from the lines where a five's run is exactly five,
+/// answer as playing each out does: along random caro and caro-exact games on 15x15, for the
+/// side to move, and after a stone of the opponent on every near point (where a stone beside
+/// a run blocks one of its ends).
 #[test]
-fn caro_open_fours_read_match_playing_them_out() {
+fn caro_open_fours_and_four_threes_read_match_playing_them_out() {
     let mut rng = Rng::new(53);
     let (mut held, mut stopped) = (0usize, 0usize);
+    let (mut won, mut refused) = (0usize, 0usize);
     let mut check = |board: &mut Board, us: Color| {
-        if !board.cells_making(us, flag::FIVE).is_empty()
-            || !board.cells_making(us.opponent(), flag::FIVE).is_empty()
-            || board.cells_making(us, flag::OPEN_FOUR).is_empty()
-        {
+        if !board.cells_making(us, flag::FIVE).is_empty() {
             return;
         }
-        let slow = first_open_four_played_out(board, us);
-        assert_eq!(winning_open_four(board, us), slow, "\n{board:?}");
-        if slow.is_some() {
-            held += 1;
-        } else {
+        // The four-threes are also asked after a defender's stone that made it a four.
+        let opponent_has_fives = !board.cells_making(us.opponent(), flag::FIVE).is_empty();
+        if !opponent_has_fives && !board.cells_making(us, flag::OPEN_FOUR).is_empty() {
+            let slow = first_open_four_played_out(board, us);
+            assert_eq!(winning_open_four(board, us), slow, "\n{board:?}");
+            if slow.is_some() {
+                held += 1;
+                return;
+            }
             stopped += 1;
+        }
+        let candidates = board
+            .cells_making(us, flag::FOUR)
+            .and(board.cells_making(us, flag::OPEN_THREE));
+        if candidates.is_empty() {
+            return;
+        }
+        let slow = candidates.iter().any(|c| {
+            board.threat_at(us, c) == Threat::FourThree && four_three_played_out(board, us, c)
+        });
+        assert_eq!(has_winning_four_three(board, us), slow, "\n{board:?}");
+        if slow {
+            won += 1;
+        } else {
+            refused += 1;
         }
     };
     for round in 0..400 {
@@ -485,6 +521,10 @@ fn caro_open_fours_read_match_playing_them_out() {
     assert!(
         held > 1_000 && stopped > 100,
         "{held} held, {stopped} stopped"
+    );
+    assert!(
+        won > 1_000 && refused > 1_000,
+        "{won} won, {refused} refused"
     );
 }
 
