@@ -28,6 +28,39 @@ fn empty_cells(board: &Board) -> Vec<Cell> {
     cells
 }
 
+/// Plays `games` random games on a `size` board, the rule of each from `rule_of`, from the
+/// centre: every stone on a legal point next to the stones, until a win, no such point or
+/// `moves` stones. `visit` sees the position after each stone and ends the game by
+/// returning `false`.
+fn random_games(
+    size: usize,
+    games: usize,
+    moves: usize,
+    rng: &mut Rng,
+    rule_of: impl Fn(usize) -> Rule,
+    mut visit: impl FnMut(&mut Board) -> bool,
+) {
+    for game in 0..games {
+        let mut board = Board::new(size, size, rule_of(game)).expect("board");
+        let centre = (size / 2) as u8;
+        board.play(Point::new(centre, centre)).expect("centre");
+        for _ in 0..moves {
+            let cells: Vec<Cell> = board.empty_near_stones(1).iter().collect();
+            if cells.is_empty() {
+                break;
+            }
+            let p = board.point(cells[rng.below(cells.len())]);
+            if !board.is_legal(p) {
+                continue;
+            }
+            board.play(p).expect("legal");
+            if board.winner().is_some() || !visit(&mut board) {
+                break;
+            }
+        }
+    }
+}
+
 /// The attacker (to move) makes a five within `plies` plies (odd), whatever the defender
 /// does. The attacker's moves are restricted to its threats (open threes and better) and the
 /// block of a five of the defender's; every legal move of the defender is tried. A `true` is
@@ -375,28 +408,19 @@ fn renju_black_four_threes_read_match_playing_them_out() {
             held += 1;
         }
     };
-    for _ in 0..300 {
-        let mut board = Board::new(15, 15, Rule::Renju).expect("board");
-        board.play(Point::new(7, 7)).expect("centre");
-        for _ in 0..80 {
-            let cells: Vec<Cell> = board.empty_near_stones(1).iter().collect();
-            if cells.is_empty() {
-                break;
-            }
-            let p = board.point(cells[rng.below(cells.len())]);
-            if !board.is_legal(p) {
-                continue;
-            }
-            board.play(p).expect("legal");
-            if board.winner().is_some() {
-                break;
-            }
+    random_games(
+        15,
+        300,
+        80,
+        &mut rng,
+        |_| Rule::Renju,
+        |board| {
             let near: Vec<Cell> = board.empty_near_stones(2).iter().collect();
             if board.side_to_move() == black {
-                check(&mut board);
+                check(board);
                 for &cell in &near {
                     board.make(white, cell);
-                    check(&mut board);
+                    check(board);
                     board.unmake();
                 }
             } else if board.cells_making(white, flag::FIVE).is_empty()
@@ -405,9 +429,9 @@ fn renju_black_four_threes_read_match_playing_them_out() {
                 // White to move: each stone read without playing it, as `four_three_defences`
                 // asks, against the stone played.
                 for &cell in &near {
-                    let fast = has_winning_four_three_after(&board, white, cell);
+                    let fast = has_winning_four_three_after(board, white, cell);
                     board.make(white, cell);
-                    let slow = has_winning_four_three(&mut board, black);
+                    let slow = has_winning_four_three(board, black);
                     board.unmake();
                     match fast {
                         Some(answer) => {
@@ -418,8 +442,9 @@ fn renju_black_four_threes_read_match_playing_them_out() {
                     }
                 }
             }
-        }
-    }
+            true
+        },
+    );
     assert!(won > 1_000 && held > 1_000, "{won} won, {held} held");
     assert!(read > 10 * declined, "{read} read, {declined} declined");
 }
@@ -495,29 +520,17 @@ fn caro_open_fours_and_four_threes_read_match_playing_them_out() {
             refused += 1;
         }
     };
-    for round in 0..400 {
-        let rule = [Rule::Caro, Rule::CaroExact][round % 2];
-        let mut board = Board::new(15, 15, rule).expect("board");
-        board.play(Point::new(7, 7)).expect("centre");
-        for _ in 0..70 {
-            let cells: Vec<Cell> = board.empty_near_stones(1).iter().collect();
-            if cells.is_empty() {
-                break;
-            }
-            let p = board.point(cells[rng.below(cells.len())]);
-            board.play(p).expect("legal");
-            if board.winner().is_some() {
-                break;
-            }
-            let us = board.side_to_move();
-            check(&mut board, us);
-            for cell in board.empty_near_stones(2).iter().collect::<Vec<_>>() {
-                board.make(us.opponent(), cell);
-                check(&mut board, us);
-                board.unmake();
-            }
+    let rule_of = |game: usize| [Rule::Caro, Rule::CaroExact][game % 2];
+    random_games(15, 400, 70, &mut rng, rule_of, |board| {
+        let us = board.side_to_move();
+        check(board, us);
+        for cell in board.empty_near_stones(2).iter().collect::<Vec<_>>() {
+            board.make(us.opponent(), cell);
+            check(board, us);
+            board.unmake();
         }
-    }
+        true
+    });
     assert!(
         held > 1_000 && stopped > 100,
         "{held} held, {stopped} stopped"
@@ -534,48 +547,33 @@ fn caro_open_fours_and_four_threes_read_match_playing_them_out() {
 fn five_stoppers_are_the_stones_that_stop_every_five() {
     let mut rng = Rng::new(43);
     let mut positions = 0usize;
-    for round in 0..3_000 {
-        let rule = Rule::ALL[round % Rule::ALL.len()];
-        let mut board = Board::new(SIZE, SIZE, rule).expect("board");
-        board.play(Point::new(4, 4)).expect("centre");
-        for _ in 0..40 {
-            let cells: Vec<Cell> = board.empty_near_stones(1).iter().collect();
-            if cells.is_empty() {
-                break;
-            }
-            let p = board.point(cells[rng.below(cells.len())]);
-            if !board.is_legal(p) {
-                continue;
-            }
-            board.play(p).expect("legal");
-            if board.winner().is_some() {
-                break;
-            }
-            let us = board.side_to_move();
-            let them = us.opponent();
-            if board.cells_making(them, flag::FIVE).is_empty()
-                || !board.cells_making(us, flag::FIVE).is_empty()
-            {
-                continue;
-            }
-            let fast = five_stoppers(&mut board, us);
-            for cell in empty_cells(&board) {
-                let stops = board.may_play(us, cell) && {
-                    board.make(us, cell);
-                    let none = board.cells_making(them, flag::FIVE).is_empty();
-                    board.unmake();
-                    none
-                };
-                assert_eq!(
-                    fast.contains(cell),
-                    stops,
-                    "{rule} {:?}\n{board:?}",
-                    board.point(cell)
-                );
-            }
-            positions += 1;
-            break;
+    let rule_of = |game: usize| Rule::ALL[game % Rule::ALL.len()];
+    random_games(SIZE, 3_000, 40, &mut rng, rule_of, |board| {
+        let us = board.side_to_move();
+        let them = us.opponent();
+        if board.cells_making(them, flag::FIVE).is_empty()
+            || !board.cells_making(us, flag::FIVE).is_empty()
+        {
+            return true;
         }
-    }
+        let fast = five_stoppers(board, us);
+        for cell in empty_cells(board) {
+            let stops = board.may_play(us, cell) && {
+                board.make(us, cell);
+                let none = board.cells_making(them, flag::FIVE).is_empty();
+                board.unmake();
+                none
+            };
+            let rule = board.rule();
+            assert_eq!(
+                fast.contains(cell),
+                stops,
+                "{rule} {:?}\n{board:?}",
+                board.point(cell)
+            );
+        }
+        positions += 1;
+        false
+    });
     assert!(positions > 500, "{positions}");
 }
