@@ -352,16 +352,15 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
         if board.threat_at(us, cell) != Threat::FourThree || !board.may_play(us, cell) {
             continue;
         }
-        let block_is_quiet = !opponent_has_fours || !block_makes_a_four(board, us, cell);
-        if exact_lines && block_is_quiet {
-            return true;
-        }
-        if renju_black
-            && block_is_quiet
-            && !opponent_has_fives
-            && renju_black_open_four_holds(board, cell)
-        {
-            return true;
+        // The block's four is asked only where a reading uses it (not under caro).
+        if exact_lines || renju_black {
+            let block_is_quiet = !opponent_has_fours || !block_makes_a_four(board, us, cell);
+            if block_is_quiet
+                && (exact_lines
+                    || (!opponent_has_fives && renju_black_open_four_holds(board, cell)))
+            {
+                return true;
+            }
         }
         if caro && !opponent_has_fives && caro_four_three_read(board, us, cell) {
             return true;
@@ -384,13 +383,21 @@ fn renju_black_open_four_holds(board: &Board, cell: Cell) -> bool {
     let black = Color::Black;
     (0..4).any(|dir| {
         board.pattern_at(black, cell, dir) == Pattern::F3
-            && board.completion_cells(black, cell, dir).any(|e| {
-                let after = board.cell_after(black, cell, e);
-                after.pattern(black, dir) == Pattern::F4
-                    && after.threat(black) == Threat::OpenFour
-                    && after.flags(black) & flag::FORBID_CANDIDATE == 0
-            })
+            && board
+                .completion_cells(black, cell, dir)
+                .any(|e| renju_black_plain_open_four(board, cell, e, dir))
     })
+}
+
+/// Black's stone on `cell` makes the empty `e` a straight four along `dir` with no second
+/// four, no overline and at most one open three beside it (so no forbidden candidate): an
+/// open four Black may play, whatever a White stone off that line does to `e`'s other lines.
+fn renju_black_plain_open_four(board: &Board, cell: Cell, e: Cell, dir: usize) -> bool {
+    let black = Color::Black;
+    let after = board.cell_after(black, cell, e);
+    after.pattern(black, dir) == Pattern::F4
+        && after.threat(black) == Threat::OpenFour
+        && after.flags(black) & flag::FORBID_CANDIDATE == 0
 }
 
 /// Whether `us`'s four-threes can be read from the line patterns alone under `rule`: renju
@@ -546,12 +553,9 @@ fn renju_black_four_three_after_wins(
         dir != four_dir
             && after.pattern(black, dir) == Pattern::F3
             && !board.on_one_line(cell, stone, dir)
-            && after.completion_cells(board, black, dir).any(|e| {
-                let open = board.cell_after(black, cell, e);
-                open.pattern(black, dir) == Pattern::F4
-                    && open.threat(black) == Threat::OpenFour
-                    && open.flags(black) & flag::FORBID_CANDIDATE == 0
-            })
+            && after
+                .completion_cells(board, black, dir)
+                .any(|e| renju_black_plain_open_four(board, cell, e, dir))
     })
 }
 
