@@ -354,25 +354,37 @@ fn four_three_after_a_stone_matches_playing_it() {
     );
 }
 
-/// Renju Black's four-three, played out as the rules have it: Black plays `cell`, White
-/// blocks the four at its one five point, and Black then has an open four it may play while
-/// White has no five point. The reference for `has_winning_four_three`'s reading.
-fn renju_black_four_three_played_out(board: &mut Board, cell: Cell) -> bool {
-    let (black, white) = (Color::Black, Color::White);
-    board.make(black, cell);
-    let fives: Vec<Cell> = board.cells_making(black, flag::FIVE).iter().collect();
-    let won = match fives[..] {
-        [block] => {
-            board.make(white, block);
-            let open_fours = *board.cells_making(black, flag::OPEN_FOUR);
-            let won = board.cells_making(white, flag::FIVE).is_empty()
-                && open_fours.iter().any(|e| board.may_play(black, e));
+/// The first open four of `us` that it may play and no one stone of the opponent stops, each
+/// played out: the reference for `winning_open_four`.
+fn first_open_four_played_out(board: &mut Board, us: Color) -> Option<Cell> {
+    let open_fours = *board.cells_making(us, flag::OPEN_FOUR);
+    open_fours.iter().find(|&cell| {
+        if !board.may_play(us, cell) {
+            return false;
+        }
+        board.make(us, cell);
+        let holds = five_stoppers(board, us.opponent()).is_empty();
+        board.unmake();
+        holds
+    })
+}
+
+/// A four-three of `us` at `cell` played out with the played-out open fours: the stone, then
+/// every stone of the opponent that stops its five, each followed by an open four of `us`
+/// that it may play and that holds, and no five point of the opponent's. The reference for
+/// `has_winning_four_three`'s readings (renju Black's and caro's).
+fn four_three_played_out(board: &mut Board, us: Color, cell: Cell) -> bool {
+    let them = us.opponent();
+    board.make(us, cell);
+    let answers = five_stoppers(board, them);
+    let won = !board.cells_making(us, flag::FIVE).is_empty()
+        && answers.iter().all(|answer| {
+            board.make(them, answer);
+            let won = board.cells_making(them, flag::FIVE).is_empty()
+                && first_open_four_played_out(board, us).is_some();
             board.unmake();
             won
-        }
-        [] => false,
-        _ => true,
-    };
+        });
     board.unmake();
     won
 }
@@ -399,7 +411,7 @@ fn renju_black_four_threes_read_match_playing_them_out() {
         let slow = candidates.iter().any(|c| {
             board.threat_at(black, c) == Threat::FourThree
                 && board.may_play(black, c)
-                && renju_black_four_three_played_out(board, c)
+                && four_three_played_out(board, black, c)
         });
         assert_eq!(has_winning_four_three(board, black), slow, "\n{board:?}");
         if slow {
@@ -447,37 +459,6 @@ fn renju_black_four_threes_read_match_playing_them_out() {
     );
     assert!(won > 1_000 && held > 1_000, "{won} won, {held} held");
     assert!(read > 10 * declined, "{read} read, {declined} declined");
-}
-
-/// The first open four of `us` that no one stone of the opponent stops, each played out:
-/// the reference for `winning_open_four`.
-fn first_open_four_played_out(board: &mut Board, us: Color) -> Option<Cell> {
-    let open_fours = *board.cells_making(us, flag::OPEN_FOUR);
-    open_fours.iter().find(|&cell| {
-        board.make(us, cell);
-        let holds = five_stoppers(board, us.opponent()).is_empty();
-        board.unmake();
-        holds
-    })
-}
-
-/// A four-three of `us` at `cell` played out with the played-out open fours: the stone, then
-/// every stone of the opponent that stops its five, each followed by an open four of `us`
-/// that holds and no five point of the opponent's.
-fn four_three_played_out(board: &mut Board, us: Color, cell: Cell) -> bool {
-    let them = us.opponent();
-    board.make(us, cell);
-    let answers = five_stoppers(board, them);
-    let won = !board.cells_making(us, flag::FIVE).is_empty()
-        && answers.iter().all(|answer| {
-            board.make(them, answer);
-            let won = board.cells_making(them, flag::FIVE).is_empty()
-                && first_open_four_played_out(board, us).is_some();
-            board.unmake();
-            won
-        });
-    board.unmake();
-    won
 }
 
 /// Caro's open fours and four-threes, read from the lines where a five's run is exactly five,
