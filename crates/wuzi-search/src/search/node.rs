@@ -406,161 +406,191 @@ impl Thread<'_> {
         } * PLY;
         // The moves from here on would go to helpers (for the span model; `parallel.rs`).
         let mut handed_out = false;
-        for i in 0..list.moves.len() {
-            // A node splits by its depth, or, shallower, because a thread has run out of
-            // work (the span model counts only the first: the second depends on timing).
-            let by_depth = ctx.depth >= split_depth.max(3 * PLY);
-            if searched > 0
-                && list.moves.len() - i >= 2
-                && (by_depth
-                    || (ctx.depth >= self.options.split_depth.idle.max(3) * PLY
-                        && self.split.as_ref().is_some_and(|s| s.wants_work())))
-            {
-                handed_out |= by_depth;
-                if let Some(split) = self.split.clone().filter(|s| s.has_room()) {
-                    // Young brothers wait: the moves searched set the bound, the rest run
-                    // on the helpers, planned as this loop would plan them.
-                    ctx.alpha = alpha;
-                    let mut cells = Vec::with_capacity(list.moves.len() - i);
-                    list.sort_from(i);
-                    for j in i..list.moves.len() {
-                        let cell = list.moves[j].0;
-                        if Some(cell) == excluded {
-                            continue;
+        // The moves are searched in one pass, and a second one where the node faces a
+        // four-three and every move of its narrowed set lost: the defences off the
+        // four-three's lines are searched before the node claims a proven loss.
+        let mut from = 0;
+        let mut widened = false;
+        loop {
+            for i in from..list.moves.len() {
+                // A node splits by its depth, or, shallower, because a thread has run out of
+                // work (the span model counts only the first: the second depends on timing).
+                let by_depth = ctx.depth >= split_depth.max(3 * PLY);
+                if searched > 0
+                    && list.moves.len() - i >= 2
+                    && (by_depth
+                        || (ctx.depth >= self.options.split_depth.idle.max(3) * PLY
+                            && self.split.as_ref().is_some_and(|s| s.wants_work())))
+                {
+                    handed_out |= by_depth;
+                    if let Some(split) = self.split.clone().filter(|s| s.has_room()) {
+                        // Young brothers wait: the moves searched set the bound, the rest run
+                        // on the helpers, planned as this loop would plan them.
+                        ctx.alpha = alpha;
+                        let mut cells = Vec::with_capacity(list.moves.len() - i);
+                        list.sort_from(i);
+                        for j in i..list.moves.len() {
+                            let cell = list.moves[j].0;
+                            if Some(cell) == excluded {
+                                continue;
+                            }
+                            match self.plan(&ctx, cell, j + 1, best) {
+                                Ok(_) => cells.push((cell, j)),
+                                Err(Pruned::ByCount) => break,
+                                Err(Pruned::Alone) => {}
+                            }
                         }
-                        match self.plan(&ctx, cell, j + 1, best) {
-                            Ok(_) => cells.push((cell, j)),
-                            Err(Pruned::ByCount) => break,
-                            Err(Pruned::Alone) => {}
+                        let frames = self.frames_around(ply).to_vec();
+                        let point = SplitPoint {
+                            board: &self.board,
+                            ctx,
+                            best,
+                            frames: &frames,
+                            root_delta: self.root_delta,
+                            root_alpha: self.root_alpha,
+                            history: &self.history,
+                            counter_moves: &self.counter_moves,
+                            null_min_ply: self.null_min_ply,
+                            cuts: self.split_cuts(),
+                        };
+                        let (results, history) = split.search_siblings(&point, &cells);
+                        self.absorb(&results, &history);
+                        self.stop_if_cut();
+                        if self.stopped {
+                            self.lists[ply] = list;
+                            return 0;
                         }
-                    }
-                    let frames = self.frames_around(ply).to_vec();
-                    let point = SplitPoint {
-                        board: &self.board,
-                        ctx,
-                        best,
-                        frames: &frames,
-                        root_delta: self.root_delta,
-                        root_alpha: self.root_alpha,
-                        history: &self.history,
-                        counter_moves: &self.counter_moves,
-                        null_min_ply: self.null_min_ply,
-                        cuts: self.split_cuts(),
-                    };
-                    let (results, history) = split.search_siblings(&point, &cells);
-                    self.absorb(&results, &history);
-                    self.stop_if_cut();
-                    if self.stopped {
-                        self.lists[ply] = list;
-                        return 0;
-                    }
-                    let merged = self.merge_siblings(&cells, &results, &ctx, alpha);
-                    if merged.0 > best {
-                        (best, best_cell) = (merged.0, merged.1);
-                        best_index = merged.2;
-                    }
-                    break;
-                }
-            }
-            list.pick(i);
-            let (cell, _) = list.moves[i];
-            if Some(cell) == excluded {
-                continue;
-            }
-            let move_number = i + 1;
-            let mut plan = match self.plan(&ctx, cell, move_number, best) {
-                Ok(plan) => plan,
-                Err(why) => {
-                    if let Some(stats) = self.stats.as_mut() {
-                        stats.pruned += 1;
-                    }
-                    if why == Pruned::ByCount {
+                        let merged = self.merge_siblings(&cells, &results, &ctx, alpha);
+                        if merged.0 > best {
+                            (best, best_cell) = (merged.0, merged.1);
+                            best_index = merged.2;
+                        }
                         break;
                     }
+                }
+                list.pick(i);
+                let (cell, _) = list.moves[i];
+                if Some(cell) == excluded {
                     continue;
                 }
-            };
-            // Singular extension of the table move (always the first move searched).
-            if i == 0
-                && selective
-                && facing != Facing::Five
-                && Some(cell) == tt_move
-                && ctx.depth >= SINGULAR_MIN_DEPTH
+                let move_number = i + 1;
+                let mut plan = match self.plan(&ctx, cell, move_number, best) {
+                    Ok(plan) => plan,
+                    Err(why) => {
+                        if let Some(stats) = self.stats.as_mut() {
+                            stats.pruned += 1;
+                        }
+                        if why == Pruned::ByCount {
+                            break;
+                        }
+                        continue;
+                    }
+                };
+                // Singular extension of the table move (always the first move searched).
+                if i == 0
+                    && selective
+                    && facing != Facing::Five
+                    && Some(cell) == tt_move
+                    && ctx.depth >= SINGULAR_MIN_DEPTH
+                {
+                    if let Some(e) = entry.filter(|e| {
+                        e.score.abs() < WIN_MIN
+                            && e.bound != Bound::Upper
+                            && e.depth * PLY >= ctx.depth - SINGULAR_TT_DEPTH_SLACK
+                    }) {
+                        let former_pv = !is_pv && tt_pv;
+                        let margin = ((SINGULAR_MARGIN_PER_PLY
+                            + SINGULAR_MARGIN_FORMER_PV * former_pv as i32 as f32)
+                            * ctx.depth as f32
+                            / PLY as f32) as i32;
+                        let singular_beta = (e.score - margin).max(-WIN_MIN);
+                        let test_depth =
+                            (ctx.depth as f32 * SINGULAR_DEPTH_SHARE) as i32 - PLY * former_pv as i32;
+                        self.frame_mut(ply).excluded = Some(cell);
+                        let value = self.node(
+                            singular_beta - 1,
+                            singular_beta,
+                            test_depth,
+                            ply,
+                            false,
+                            cut_node,
+                        );
+                        self.frame_mut(ply).excluded = None;
+                        if self.stopped {
+                            self.lists[ply] = list;
+                            return 0;
+                        }
+                        if value < singular_beta {
+                            let double = !is_pv
+                                && value < singular_beta - DOUBLE_EXTENSION_MARGIN
+                                && self.frame(ply).extra_extension < DOUBLE_EXTENSION_MAX;
+                            plan.depth = ctx.depth - PLY + if double { 2 * PLY } else { PLY };
+                        } else if singular_beta >= beta {
+                            // Multi-cut: another move also reaches beta.
+                            self.lists[ply] = list;
+                            return singular_beta;
+                        } else if e.score >= beta {
+                            plan.depth -= SINGULAR_FAIL_HIGH_REDUCTION;
+                        }
+                    }
+                }
+                self.enter_move(ply, cell, plan.depth, ctx.depth);
+                let score = self.search_move(&ctx, plan, move_number, alpha, beta, best);
+                self.board.unmake();
+                self.span_end_move(handed_out);
+                if self.stopped {
+                    self.lists[ply] = list;
+                    return 0;
+                }
+                searched += 1;
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        best_cell = Some(cell);
+                        best_index = i;
+                        if is_pv {
+                            self.set_pv(ply, cell);
+                        }
+                        if score >= beta {
+                            self.cutoffs.cutoffs += 1;
+                            self.cutoffs.first_move += (i == 0) as u64;
+                            break;
+                        }
+                        alpha = score;
+                        ctx.alpha = alpha;
+                        // Once a move raised alpha, the rest must beat it: searched less deep.
+                        if selective
+                            && ctx.depth > ALPHA_RAISED_MIN_DEPTH
+                            && ctx.depth < ALPHA_RAISED_MAX_DEPTH
+                            && score.abs() < ALPHA_RAISED_SCORE_LIMIT
+                        {
+                            ctx.depth -= ALPHA_RAISED_REDUCTION;
+                        }
+                    }
+                }
+            }
+            if widened
+                || facing != Facing::FourThree
+                || textbook
+                || excluded.is_some()
+                || best > -WIN_MIN
             {
-                if let Some(e) = entry.filter(|e| {
-                    e.score.abs() < WIN_MIN
-                        && e.bound != Bound::Upper
-                        && e.depth * PLY >= ctx.depth - SINGULAR_TT_DEPTH_SLACK
-                }) {
-                    let former_pv = !is_pv && tt_pv;
-                    let margin = ((SINGULAR_MARGIN_PER_PLY
-                        + SINGULAR_MARGIN_FORMER_PV * former_pv as i32 as f32)
-                        * ctx.depth as f32
-                        / PLY as f32) as i32;
-                    let singular_beta = (e.score - margin).max(-WIN_MIN);
-                    let test_depth =
-                        (ctx.depth as f32 * SINGULAR_DEPTH_SHARE) as i32 - PLY * former_pv as i32;
-                    self.frame_mut(ply).excluded = Some(cell);
-                    let value = self.node(
-                        singular_beta - 1,
-                        singular_beta,
-                        test_depth,
-                        ply,
-                        false,
-                        cut_node,
-                    );
-                    self.frame_mut(ply).excluded = None;
-                    if self.stopped {
-                        self.lists[ply] = list;
-                        return 0;
-                    }
-                    if value < singular_beta {
-                        let double = !is_pv
-                            && value < singular_beta - DOUBLE_EXTENSION_MARGIN
-                            && self.frame(ply).extra_extension < DOUBLE_EXTENSION_MAX;
-                        plan.depth = ctx.depth - PLY + if double { 2 * PLY } else { PLY };
-                    } else if singular_beta >= beta {
-                        // Multi-cut: another move also reaches beta.
-                        self.lists[ply] = list;
-                        return singular_beta;
-                    } else if e.score >= beta {
-                        plan.depth -= SINGULAR_FAIL_HIGH_REDUCTION;
-                    }
+                break;
+            }
+            widened = true;
+            from = list.moves.len();
+            let extra = crate::movepick::four_three_block_defences(&mut self.board, us);
+            for cell in extra.iter() {
+                if !list.moves.iter().any(|m| m.0 == cell) {
+                    list.moves.push((cell, 0));
                 }
             }
-            self.enter_move(ply, cell, plan.depth, ctx.depth);
-            let score = self.search_move(&ctx, plan, move_number, alpha, beta, best);
-            self.board.unmake();
-            self.span_end_move(handed_out);
-            if self.stopped {
-                self.lists[ply] = list;
-                return 0;
+            if let Some(stats) = self.stats.as_mut() {
+                stats.widened += 1;
+                stats.widened_moves += (list.moves.len() - from) as u64;
             }
-            searched += 1;
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_cell = Some(cell);
-                    best_index = i;
-                    if is_pv {
-                        self.set_pv(ply, cell);
-                    }
-                    if score >= beta {
-                        self.cutoffs.cutoffs += 1;
-                        self.cutoffs.first_move += (i == 0) as u64;
-                        break;
-                    }
-                    alpha = score;
-                    ctx.alpha = alpha;
-                    // Once a move raised alpha, the rest must beat it: searched less deep.
-                    if selective
-                        && ctx.depth > ALPHA_RAISED_MIN_DEPTH
-                        && ctx.depth < ALPHA_RAISED_MAX_DEPTH
-                        && score.abs() < ALPHA_RAISED_SCORE_LIMIT
-                    {
-                        ctx.depth -= ALPHA_RAISED_REDUCTION;
-                    }
-                }
+            if list.moves.len() == from {
+                break;
             }
         }
         if let Some(stats) = self.stats.as_mut() {

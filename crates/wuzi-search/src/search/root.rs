@@ -61,6 +61,15 @@ impl Thread<'_> {
         }
         list.sort();
         let mut moves: Vec<Cell> = list.moves.iter().map(|m| m.0).collect();
+        if facing == Facing::FourThree && !moves.is_empty() {
+            // The root searches all its moves once: the four-three's defences off its lines
+            // (which a node searches only when the others lose) go last.
+            let mut extra = movepick::four_three_block_defences(board, us);
+            for &cell in &moves {
+                extra.remove(cell);
+            }
+            moves.extend(extra.iter());
+        }
         if moves.is_empty() {
             // Nothing near the stones is legal: any legal empty point.
             let empty = board.on_board().and_not(&board.occupied());

@@ -59,6 +59,10 @@ pub struct NodeStats {
     pub best_rank: [u64; RANK_SLOTS],
     /// Moves skipped by move-count and other pruning.
     pub pruned: u64,
+    /// Nodes facing a four-three whose narrowed moves all lost, and the defences off the
+    /// four-three's lines they searched after them.
+    pub widened: u64,
+    pub widened_moves: u64,
 }
 
 fn kind_index(kind: NodeKind) -> usize {
@@ -139,6 +143,8 @@ impl NodeStats {
             self.best_rank[r] += other.best_rank[r];
         }
         self.pruned += other.pruned;
+        self.widened += other.widened;
+        self.widened_moves += other.widened_moves;
     }
 
     /// A plain-text table of the counters.
@@ -188,6 +194,11 @@ impl NodeStats {
             out,
             "returned before moves: table {}, razoring {}, futility {}, null move {}; moves pruned {}",
             self.cut_by_table, self.cut_by_razor, self.cut_by_futility, self.cut_by_null, self.pruned
+        );
+        let _ = writeln!(
+            out,
+            "four-three defences off its lines: {} nodes whose narrowed moves all lost searched {}",
+            self.widened, self.widened_moves
         );
         let _ = write!(
             out,
