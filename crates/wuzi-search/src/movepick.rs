@@ -7,8 +7,9 @@
 //! - the opponent threatens an open four (has an open three): every point where the
 //!   opponent would make a four or an open four (each defence against an open three lies
 //!   there) and the side's own fours (counter-threats);
-//! - the opponent has a four-three point that wins: the points after which it has none (they
-//!   lie where it would make a four or an open three), and the side's own fours;
+//! - the opponent has a four-three point that wins: the points on its lines after which it
+//!   has none, and the side's own fours; where all of those lose, the points off its lines
+//!   that stop it by letting the four's block make a four ([`four_three_block_defences`]);
 //! - otherwise: the empty points within two of a stone, plus every point where either side
 //!   would make a four or an open three (line threats reach four away).
 //!
