@@ -603,6 +603,26 @@ mod tests {
         assert_eq!(points, expected.to_vec());
     }
 
+    /// A defence off the four-three's lines, from a game (the suite's std15-2026:19:13):
+    /// White's h6 stops Black's four-three by making White's block of the four a four of
+    /// White's; the lines' defences leave it out, the block defences hold it.
+    #[test]
+    fn the_block_defences_hold_a_defence_off_the_four_threes_lines() {
+        let mut board = Board::new(15, 15, Rule::Standard).expect("board");
+        let moves = "h8i7k6k7l10j7h7i5i8j6l8j4j8k8k10j9i10j10j11l7m7";
+        for p in wuzi_core::notation::parse_moves(moves).expect("moves") {
+            board.play(p).expect("legal");
+        }
+        let us = board.side_to_move();
+        assert_eq!(us, Color::White);
+        assert_eq!(Facing::of(&mut board, us), Facing::FourThree);
+        let h6 = board
+            .cell(wuzi_core::Point::parse_name("h6").expect("name"))
+            .expect("on the board");
+        assert!(!four_three_defences(&mut board, us).contains(h6));
+        assert!(four_three_block_defences(&mut board, us).contains(h6));
+    }
+
     /// Every four-three defence stops the opponent's winning four-three points, and every
     /// point on a line through one of them (within six cells) that stops them is a defence,
     /// apart from the side's own fours, which the node adds anyway (checked on every empty

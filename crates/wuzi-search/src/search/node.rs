@@ -373,9 +373,11 @@ impl Thread<'_> {
         } * PLY;
         // The moves from here on would go to helpers (for the span model; `parallel.rs`).
         let mut handed_out = false;
-        // The moves are searched in one pass, and a second one where the node faces a
+        // The moves are searched in one pass, and a second one where a PV node faces a
         // four-three and every move of its narrowed set lost: the defences off the
-        // four-three's lines are searched before the node claims a proven loss.
+        // four-three's lines are searched before the principal variation claims a proven
+        // loss. (Elsewhere the narrowed set's loss stands: widening every such node cost
+        // more nodes than the proofs it corrected were worth.)
         let mut from = 0;
         let mut widened = false;
         loop {
@@ -537,6 +539,7 @@ impl Thread<'_> {
                 }
             }
             if widened
+                || !is_pv
                 || facing != Facing::FourThree
                 || textbook
                 || excluded.is_some()
