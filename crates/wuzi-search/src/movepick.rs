@@ -8,8 +8,9 @@
 //!   opponent would make a four or an open four (each defence against an open three lies
 //!   there) and the side's own fours (counter-threats);
 //! - the opponent has a four-three point that wins: the points on its lines after which it
-//!   has none, and the side's own fours; where all of those lose, the points off its lines
-//!   that stop it by letting the four's block make a four ([`four_three_block_defences`]);
+//!   has none, and the side's own fours; at the root, and at a principal-variation node
+//!   where all of those lose, also the points off its lines that stop it by letting the
+//!   four's block make a four ([`four_three_block_defences`]);
 //! - otherwise: the empty points within two of a stone, plus every point where either side
 //!   would make a four or an open three (line threats reach four away).
 //!
@@ -168,50 +169,49 @@ pub fn candidates(board: &mut Board, us: Color, facing: Facing) -> Bitboard {
 /// beyond a five), so the pool is every empty point within six cells along the four lines
 /// through each of its four-three points.
 pub fn four_three_defences(board: &mut Board, us: Color) -> Bitboard {
-    let them = us.opponent();
-    let mut pool = Bitboard::default();
-    let offsets = board.dir_offsets();
-    for point in four_three_points(board, them).iter() {
-        pool.insert(point);
-        for &step in &offsets {
-            insert_along(board, &mut pool, point, step, 6);
-        }
-    }
+    let points = four_three_points(board, us.opponent());
+    let pool = four_three_lines(board, &points);
     stopping_four_threes(board, us, &pool)
 }
 
 /// The defences of a four-three that [`four_three_defences`] leaves out: the points within
 /// four cells along the lines through the block of a four-three point's four (off the
 /// four-three's own lines within six cells) after which the opponent has no winning
-/// four-three left. Such a
-/// stone stops it by making the block a four of `us`, so the attacker's four is answered
-/// with a four. Searched only where every move of the narrower set loses (`node.rs`):
-/// searching them at every node lost strength (the journal).
+/// four-three left. Such a stone stops it by making the block a four of `us`, so the
+/// attacker's four is answered with a four. Searched at the root, and at a
+/// principal-variation node where every move of the narrower set loses (`node.rs`):
+/// searching them wherever that happens lost strength (the journal).
 pub fn four_three_block_defences(board: &mut Board, us: Color) -> Bitboard {
     let them = us.opponent();
     let points = four_three_points(board, them);
     let offsets = board.dir_offsets();
-    let mut near_points = Bitboard::default();
     let mut pool = Bitboard::default();
     for point in points.iter() {
-        near_points.insert(point);
-        for &step in &offsets {
-            insert_along(board, &mut near_points, point, step, 6);
-        }
         for dir in 0..4 {
             if board.pattern_at(them, point, dir).four_count() == 0 {
                 continue;
             }
-            let blocks: Vec<Cell> = board.completion_cells(them, point, dir).collect();
-            for block in blocks {
+            for block in board.completion_cells(them, point, dir) {
                 for &step in &offsets {
                     insert_along(board, &mut pool, block, step, 4);
                 }
             }
         }
     }
-    let pool = pool.and_not(&near_points);
+    let pool = pool.and_not(&four_three_lines(board, &points));
     stopping_four_threes(board, us, &pool)
+}
+
+/// The four-three points and the empty cells within six of them along their four lines (the
+/// pool of [`four_three_defences`]).
+fn four_three_lines(board: &Board, points: &Bitboard) -> Bitboard {
+    let mut lines = *points;
+    for point in points.iter() {
+        for &step in &board.dir_offsets() {
+            insert_along(board, &mut lines, point, step, 6);
+        }
+    }
+    lines
 }
 
 /// The cells where `them` makes a four-three (its threat there is exactly that).

@@ -10,8 +10,8 @@
 //! - `node.rs` is the node function, in numbered steps: the table, the static value,
 //!   razoring, reverse futility, the null move, internal iterative reduction, then the move
 //!   loop, where the block of a five, a singular table move and continuing attacks are
-//!   extended, and a node facing a four-three whose defences all lose searches the ones off
-//!   the four-three's lines before it claims the loss;
+//!   extended, and a principal-variation node facing a four-three whose defences all lose
+//!   searches the ones off the four-three's lines before it claims the loss;
 //! - `plan.rs` plans each move of the loop: every kind of move (threats and defences
 //!   included) can be pruned by move count and reduced late;
 //! - `qsearch.rs` is the quiescence below the horizon: the side to move's fours near its

@@ -541,7 +541,6 @@ impl Thread<'_> {
             if widened
                 || !is_pv
                 || facing != Facing::FourThree
-                || textbook
                 || excluded.is_some()
                 || best > -WIN_MIN
             {
