@@ -13,7 +13,9 @@
 //! - [`show`]: pictures of positions and games (`wuzi_show`);
 //! - [`match_cmd`], [`tournament`]: `wuzi match` and `wuzi tournament` over `wuzi_match`,
 //!   with [`progress`], the live display of a match;
-//! - [`tune`]: `wuzi datagen` and `wuzi tune` over `wuzi_tune`;
+//! - [`tune`]: `wuzi datagen` and `wuzi tune` over `wuzi_tune`; [`tune_order`]: `wuzi
+//!   tune-order`; [`expand_tables`]: `wuzi expand-tables`, the rewrite of learned tables of
+//!   the coarse line patterns for the fine ones;
 //! - [`serve`]: `wuzi serve`, the web board over `wuzi_serve`.
 //!
 //! Exit codes, for every subcommand: 0 done (for `solve`, a win found), 1 it could not be
@@ -24,6 +26,7 @@
 pub mod analyze;
 pub mod args;
 pub mod bench;
+pub mod expand_tables;
 pub mod match_cmd;
 pub mod mates;
 pub mod position;
@@ -66,6 +69,10 @@ pub enum Command {
     /// Fit the learned move-ordering table to the moves the search found best in training
     /// positions (`wuzi datagen --proven-wins`).
     TuneOrder(tune_order::TuneOrderArgs),
+    /// Rewrite weights files and move-ordering tables made for the twelve coarse line
+    /// patterns for the fine ones, in place, with the same values (every fine combo valued as
+    /// the coarse combo it coarsens to).
+    ExpandTables(expand_tables::ExpandTablesArgs),
     /// Solve a position by threat-space search: a VCF or VCT and its line.
     Solve(solve::SolveArgs),
     /// Start the web board: a local web server whose page plays and analyses with the engine
@@ -110,6 +117,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Datagen(args) => tune::run_datagen(&args),
         Command::Tune(args) => tune::run_tune(&args),
         Command::TuneOrder(args) => tune_order::run(&args),
+        Command::ExpandTables(args) => expand_tables::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Mates(args) => mates::command(&args),

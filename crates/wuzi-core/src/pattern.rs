@@ -9,7 +9,10 @@
 //! negative side), so `board.rs` keeps keys incrementally with one addition per cell.
 //!
 //! Everything here is defined by fives *through the centre cell*: a five the centre takes no
-//! part in is not the centre's business. The tables are generated at first use by dynamic
+//! part in is not the centre's business. The open twos and threes come in finer classes by how
+//! many points of the line take them one step further (`F2`/`F2A`/`F2B`, `F3`/`F3S`): the
+//! learned tables value them apart, everything that reads threats sees only their coarse
+//! class (`Pattern::coarse`). The tables are generated at first use by dynamic
 //! programming over keys; `wuzi-testkit`'s `reference` holds the slow classifier they are
 //! tested against.
 
@@ -53,6 +56,13 @@ pub type Window = [LineCell; WINDOW];
 
 /// What placing a stone on the centre makes along one line, for one colour. Ordered from
 /// weakest to strongest except for the two renju-Black-only classes at the end.
+///
+/// Twelve *coarse* classes, and three refinements placed right above the class they refine
+/// (so `>=` on patterns means the same for the coarse and the fine classes): `F2A` and `F2B`
+/// are open twos that leave more open-three points than `F2`, `F3S` an open three that leaves
+/// more straight-four points than `F3`. Threat classes, tactics and the hand-set
+/// evaluation read only the coarse class ([`Pattern::coarse`]); the learned evaluation and
+/// ordering tables may value the fine ones apart.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Pattern {
@@ -60,16 +70,24 @@ pub enum Pattern {
     Dead = 0,
     /// One more move makes a `B2`.
     B1,
-    /// One more move makes an `F2`.
+    /// One more move makes an open two (`F2`, `F2A` or `F2B`).
     F1,
     /// One more move makes a `B3`.
     B2,
-    /// One more move makes an `F3` (an open two).
+    /// An open two: one more move makes an open three (`F3` or `F3S`), and at most two points
+    /// of the line do.
     F2,
+    /// An open two of which exactly three points make an open three.
+    F2A,
+    /// An open two of which four or more points make an open three.
+    F2B,
     /// One more move makes a four (a closed three).
     B3,
-    /// One more move makes a straight four (an open three).
+    /// An open three: one more move makes a straight four (`F4`), and exactly one point of
+    /// the line does.
     F3,
+    /// An open three of which two or more points make a straight four.
+    F3S,
     /// A four: exactly one point completes a five.
     B4,
     /// A straight four, or (outside renju Black) any two points that each complete a five.
@@ -83,7 +101,27 @@ pub enum Pattern {
 }
 
 impl Pattern {
-    pub const ALL: [Pattern; 12] = [
+    pub const ALL: [Pattern; 15] = [
+        Pattern::Dead,
+        Pattern::B1,
+        Pattern::F1,
+        Pattern::B2,
+        Pattern::F2,
+        Pattern::F2A,
+        Pattern::F2B,
+        Pattern::B3,
+        Pattern::F3,
+        Pattern::F3S,
+        Pattern::B4,
+        Pattern::F4,
+        Pattern::Five,
+        Pattern::FourFour,
+        Pattern::Overline,
+    ];
+
+    /// The twelve coarse classes, weakest first: the patterns before the split of the open
+    /// twos and threes, which the weights and ordering tables of format 1 are indexed by.
+    pub const COARSE: [Pattern; 12] = [
         Pattern::Dead,
         Pattern::B1,
         Pattern::F1,
@@ -103,6 +141,30 @@ impl Pattern {
         Pattern::ALL[(v as usize).min(Pattern::ALL.len() - 1)]
     }
 
+    /// The coarse class of a pattern: `F3S` is an `F3`, `F2A` and `F2B` are `F2`s, every
+    /// other pattern is its own.
+    #[inline]
+    pub const fn coarse(self) -> Pattern {
+        match self {
+            Pattern::F2A | Pattern::F2B => Pattern::F2,
+            Pattern::F3S => Pattern::F3,
+            p => p,
+        }
+    }
+
+    /// The position of the coarse class in [`Pattern::COARSE`] (0..12).
+    #[inline]
+    pub const fn coarse_index(self) -> usize {
+        const INDEX: [u8; 15] = [0, 1, 2, 3, 4, 4, 4, 5, 6, 6, 7, 8, 9, 10, 11];
+        INDEX[self as usize] as usize
+    }
+
+    /// Whether the pattern is an open three (`F3` or `F3S`).
+    #[inline]
+    pub const fn is_open_three(self) -> bool {
+        matches!(self, Pattern::F3 | Pattern::F3S)
+    }
+
     /// Number of fours this line holds (a straight four is one four).
     #[inline]
     pub fn four_count(self) -> usize {
@@ -110,6 +172,18 @@ impl Pattern {
             Pattern::B4 | Pattern::F4 => 1,
             Pattern::FourFour => 2,
             _ => 0,
+        }
+    }
+
+    /// The fine class of the coarse class `coarse` whose completion mask holds `points`
+    /// points: the number of straight-four points of an open three, of open-three points of
+    /// an open two, splits them; every other class is returned as it is.
+    fn refined(coarse: Pattern, points: u32) -> Pattern {
+        match (coarse, points) {
+            (Pattern::F3, 2..) => Pattern::F3S,
+            (Pattern::F2, 3) => Pattern::F2A,
+            (Pattern::F2, 4..) => Pattern::F2B,
+            (p, _) => p,
         }
     }
 }
@@ -177,11 +251,13 @@ pub mod flag {
     pub const COUNT: usize = 5;
 }
 
-/// The threat class and flags of a cell from its four line patterns. `renju_black` selects
+/// The threat class and flags of a cell from its four line patterns (their coarse classes:
+/// `F3S` counts as `F3`, `F2A` and `F2B` as `F2`). `renju_black` selects
 /// Black's renju semantics (double four and overline forbidden, a straight four only counts
 /// as open).
 pub fn combine(patterns: [Pattern; 4], renju_black: bool) -> (Threat, u8) {
-    let count = |p: Pattern| patterns.iter().filter(|&&q| q == p).count();
+    // Only the coarse classes count here: the fine ones make the same threats.
+    let count = |p: Pattern| patterns.iter().filter(|&&q| q.coarse() == p).count();
     let fives = count(Pattern::Five);
     let fours: usize = patterns.iter().map(|p| p.four_count()).sum();
     let straight = count(Pattern::F4);
@@ -410,9 +486,10 @@ impl ViewBuilder {
             }
         }
         let next = &next[..n];
+        // The points whose stone makes `p` (read as a coarse class) along this line.
         let mask_of = |p: Pattern| {
             next.iter()
-                .filter(|(_, q)| *q == p)
+                .filter(|(_, q)| q.coarse() == p)
                 .fold(0u16, |m, (i, _)| m | mask_bit(*i))
         };
         let five_points: Vec<usize> = next
@@ -441,7 +518,7 @@ impl ViewBuilder {
         ] {
             let mask = mask_of(from);
             if mask != 0 {
-                return (to, mask);
+                return (Pattern::refined(to, mask.count_ones()), mask);
             }
         }
         (Pattern::Dead, 0)
@@ -454,13 +531,15 @@ pub struct RuleTables {
     /// Per key: Black's pattern in the low nibble, White's in the high nibble.
     pub patterns: Vec<u8>,
     /// Per key and colour: the completion points of the pattern (five points of a four,
-    /// straight-four points of an open three, four points of a closed three, ...).
+    /// straight-four points of an open three, four points of a closed three, open-three points
+    /// of an open two, ...).
     pub masks: Vec<[u16; 2]>,
     /// The combined table with the default cell values (`DEFAULT_PATTERN_VALUES`).
     pub combined: CombinedTable,
 }
 
-/// Default value of each `Pattern` for the cell values of the default combined table.
+/// Default value of each coarse pattern (`Pattern::COARSE`, indexed by
+/// `Pattern::coarse_index`) for the cell values of the default combined table.
 pub const DEFAULT_PATTERN_VALUES: [i32; 12] = [0, 1, 2, 4, 8, 10, 24, 20, 60, 200, 0, 0];
 
 /// What a cell's four line patterns combine into, per colour, indexed by the 16-bit code of
@@ -516,7 +595,7 @@ impl RuleTables {
         }
         let combined = CombinedTable::build(rule, |_, dirs, _| {
             dirs.iter()
-                .map(|&p| DEFAULT_PATTERN_VALUES[p as usize])
+                .map(|&p| DEFAULT_PATTERN_VALUES[p.coarse_index()])
                 .sum()
         });
         RuleTables {
@@ -565,6 +644,21 @@ mod tests {
     }
 
     #[test]
+    fn the_coarse_classes_keep_the_order() {
+        for p in Pattern::ALL {
+            assert_eq!(Pattern::COARSE[p.coarse_index()], p.coarse());
+            assert_eq!(p.coarse().coarse(), p.coarse());
+            assert_eq!(p.is_open_three(), p.coarse() == Pattern::F3);
+            for q in Pattern::ALL.into_iter().filter(|&q| q > p) {
+                assert!(q.coarse() >= p.coarse(), "{p:?} {q:?}");
+            }
+        }
+        for (i, p) in Pattern::COARSE.into_iter().enumerate() {
+            assert_eq!((p.coarse(), p.coarse_index()), (p, i));
+        }
+    }
+
+    #[test]
     fn keys_round_trip() {
         for key in 0..KEY_COUNT as u32 {
             assert_eq!(encode_window(&decode_window(key)), key);
@@ -592,9 +686,13 @@ mod tests {
         assert_eq!(p("..xxx......"), Pattern::F4);
         assert_eq!(p("o.xxx......"), Pattern::F4);
         assert_eq!(p(".oxxx......"), Pattern::B4);
-        assert_eq!(p("...xx......"), Pattern::F3);
+        assert_eq!(p("...xx......"), Pattern::F3S);
+        assert_eq!(p("..x.x......"), Pattern::F3);
+        assert_eq!(p(".o.xx......"), Pattern::F3);
         assert_eq!(p("..oxx......"), Pattern::B3);
-        assert_eq!(p("....x......"), Pattern::F2);
+        assert_eq!(p("....x......"), Pattern::F2B);
+        assert_eq!(p("...x......."), Pattern::F2A);
+        assert_eq!(p("..x........"), Pattern::F2);
         assert_eq!(p("..........."), Pattern::F1);
         assert_eq!(p(".o....o...."), Pattern::Dead);
         assert_eq!(p("..x.x.x.x.."), Pattern::F4);
@@ -604,6 +702,9 @@ mod tests {
         assert_eq!(pr(".xxxx.x....", Color::Black), Pattern::Overline);
         assert_eq!(pr(".oooo.o....", Color::White), Pattern::Five);
         assert_eq!(pr("..xxx..x...", Color::Black), Pattern::B4);
+        // A straight four that would be an overline is none: one straight-four point left.
+        assert_eq!(pr("x..xx......", Color::Black), Pattern::F3);
+        assert_eq!(pr("o..oo......", Color::White), Pattern::F3S);
         let c = RuleTables::get(Rule::Caro);
         let pc = |s: &str| c.pattern(encode_window(&window(s)), Color::Black);
         assert_eq!(pc("oxxxx......"), Pattern::Five);

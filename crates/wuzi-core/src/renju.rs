@@ -14,7 +14,7 @@
 //! The same holds at every level of the recursion (`protocol.md`, `YXSHOWFORBID`).
 //!
 //! The line-local part comes from the pattern tables (`Pattern::Overline`, `FourFour`,
-//! `F3` with its straight-four completion points); only the recursive check of threes
+//! `F3`/`F3S` with their straight-four completion points); only the recursive check of threes
 //! plays stones, and only for cells flagged `FORBID_CANDIDATE`.
 
 use crate::bitboard::Bitboard;
@@ -87,7 +87,7 @@ impl Board {
         let mut completions: [Option<[Cell; 10]>; 4] = [None; 4];
         let mut counts = [0usize; 4];
         for d in 0..4 {
-            if patterns[d] == Pattern::F3 {
+            if patterns[d].is_open_three() {
                 let mut cells = [0; 10];
                 for (i, c) in self
                     .completion_cells(Color::Black, cell, d)

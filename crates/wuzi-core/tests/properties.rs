@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use std::sync::OnceLock;
 use wuzi_core::pattern::{decode_window, CombinedTable, RuleTables, KEY_COUNT, REACH};
 use wuzi_core::rng::Rng;
-use wuzi_core::{Board, Color, Point, Rule};
+use wuzi_core::{Board, Color, Pattern, Point, Rule};
 use wuzi_testkit::reference;
 
 /// A random empty point, usually next to the last stones so that real shapes form.
@@ -184,11 +184,13 @@ proptest! {
     }
 }
 
-/// The tables, key by key, against the slow classifier, for every rule and colour.
+/// The tables, key by key, against the slow classifier, for every rule and colour, fine
+/// classes included (and each fine class occurs under every rule and colour).
 #[test]
 fn pattern_tables_equal_slow_classifier() {
     for rule in Rule::ALL {
         let tables = wuzi_core::pattern::RuleTables::get(rule);
+        let mut seen = [[0usize; Pattern::ALL.len()]; 2];
         for key in 0..KEY_COUNT as u32 {
             let window = decode_window(key);
             assert!(window[REACH] == wuzi_core::pattern::LineCell::Empty);
@@ -198,6 +200,21 @@ fn pattern_tables_equal_slow_classifier() {
                     tables.pattern(key, color),
                     slow,
                     "{rule} {color:?} key {key} {window:?}"
+                );
+                seen[color.index()][slow as usize] += 1;
+            }
+        }
+        for color in Color::BOTH {
+            for p in [
+                Pattern::F2,
+                Pattern::F2A,
+                Pattern::F2B,
+                Pattern::F3,
+                Pattern::F3S,
+            ] {
+                assert!(
+                    seen[color.index()][p as usize] > 0,
+                    "{rule} {color:?} {p:?}"
                 );
             }
         }

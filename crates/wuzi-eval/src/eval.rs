@@ -19,7 +19,9 @@ use std::sync::OnceLock;
 use wuzi_core::pattern::CombinedTable;
 use wuzi_core::{flag, Board, Color, Pattern, Rule, Threat};
 
-/// Value of each `Pattern` (Dead, B1, F1, B2, F2, B3, F3, B4, F4, Five, FourFour, Overline).
+/// Value of each coarse pattern (`Pattern::COARSE`: Dead, B1, F1, B2, F2, B3, F3, B4, F4, Five,
+/// FourFour, Overline), indexed by `Pattern::coarse_index`: the hand-set evaluation values
+/// the fine classes as their coarse ones.
 pub const PATTERN_VALUES: [i32; 12] = [0, 1, 3, 5, 14, 16, 50, 40, 200, 500, 0, 0];
 
 /// Extra value of a cell by what it makes over all four lines (shapes that combine).
@@ -41,7 +43,7 @@ pub fn cell_value(_color: Color, patterns: [Pattern; 4], threat: Threat) -> i32 
     }
     patterns
         .iter()
-        .map(|&p| PATTERN_VALUES[p as usize])
+        .map(|&p| PATTERN_VALUES[p.coarse_index()])
         .sum::<i32>()
         + threat_bonus(threat)
 }

@@ -17,6 +17,13 @@
 //!   number of points that make an open three) into `MASK_COUNT` classes. Its table holds the
 //!   value of having the move in each: tempo, and which threat combinations win.
 //!
+//! The combos are over the fine line patterns (`Pattern::ALL`, open twos and threes split by
+//! how many points take them further). Weights files of format 1 named only the twelve coarse
+//! patterns (`Pattern::COARSE`); they still load, each fine combo taking the value of the
+//! coarse combo it coarsens to ([`coarse_combo`], [`expand_coarse`]), which evaluates every
+//! position exactly as the coarse table did. `wuzi expand-tables` rewrites such files in the
+//! current format.
+//!
 //! Invariants: a weight set holds every combo for both colours and every mask for both
 //! colours (a file that misses one is refused); the combos that contain a renju forbidden
 //! shape are worth nothing to Black, as in the hand-set evaluation.
@@ -28,9 +35,13 @@ use wuzi_core::pattern::{combine, CombinedTable};
 use wuzi_core::{flag, Board, Color, Pattern, Rule, Threat};
 
 /// Number of line patterns (`Pattern::ALL`).
-const PATTERNS: usize = 12;
-/// Number of multisets of four patterns: C(12 + 3, 4).
-pub const COMBO_COUNT: usize = 1365;
+const PATTERNS: usize = Pattern::ALL.len();
+/// Number of multisets of four patterns: C(15 + 3, 4).
+pub const COMBO_COUNT: usize = 3060;
+/// Number of coarse line patterns (`Pattern::COARSE`).
+const COARSE_PATTERNS: usize = Pattern::COARSE.len();
+/// Number of multisets of four coarse patterns, the combos of format 1: C(12 + 3, 4).
+pub const COARSE_COMBO_COUNT: usize = 1365;
 
 /// The fields of a threat mask, each with its number of buckets. The mask is the mixed-radix
 /// number of the buckets, first field least significant.
@@ -51,22 +62,69 @@ pub const MASK_FIELDS: [(&str, usize); 7] = [
 /// Number of threat masks.
 pub const MASK_COUNT: usize = 3 * 2 * 3 * 2 * 3 * 4 * 4;
 
-/// The multisets of four patterns in order, each sorted ascending.
-fn combos() -> &'static Vec<[u8; 4]> {
-    static COMBOS: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
-    COMBOS.get_or_init(|| {
-        let mut out = Vec::with_capacity(COMBO_COUNT);
-        for a in 0..PATTERNS as u8 {
-            for b in a..PATTERNS as u8 {
-                for c in b..PATTERNS as u8 {
-                    for d in c..PATTERNS as u8 {
-                        out.push([a, b, c, d]);
-                    }
+/// The multisets of four numbers below `n` in lexicographic order, each sorted ascending.
+fn multisets(n: u8) -> Vec<[u8; 4]> {
+    let mut out = Vec::new();
+    for a in 0..n {
+        for b in a..n {
+            for c in b..n {
+                for d in c..n {
+                    out.push([a, b, c, d]);
                 }
             }
         }
-        out
+    }
+    out
+}
+
+/// The multisets of four patterns (as `Pattern` values) in order: the combos.
+fn combos() -> &'static Vec<[u8; 4]> {
+    static COMBOS: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+    COMBOS.get_or_init(|| multisets(PATTERNS as u8))
+}
+
+/// The multisets of four coarse patterns (as `Pattern::coarse_index` values) in order: the
+/// combos of format 1.
+fn coarse_combos() -> &'static Vec<[u8; 4]> {
+    static COMBOS: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+    COMBOS.get_or_init(|| multisets(COARSE_PATTERNS as u8))
+}
+
+/// Per combo, the coarse combo it coarsens to.
+fn coarse_of_combo() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let index: std::collections::HashMap<[u8; 4], u16> = coarse_combos()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (*c, i as u16))
+            .collect();
+        combos()
+            .iter()
+            .map(|c| {
+                let mut coarse = c.map(|p| Pattern::from_u8(p).coarse_index() as u8);
+                coarse.sort_unstable();
+                index.get(&coarse).copied().unwrap_or(0)
+            })
+            .collect()
     })
+}
+
+/// The coarse combo (an index below [`COARSE_COMBO_COUNT`]) that combo `index` coarsens to:
+/// its four patterns read as their coarse classes.
+#[inline]
+pub fn coarse_combo(index: usize) -> usize {
+    coarse_of_combo()[index] as usize
+}
+
+/// Values per coarse combo (`coarse`, [`COARSE_COMBO_COUNT`] of them) as values per combo:
+/// each combo takes the value of the coarse combo it coarsens to, so that a table of the
+/// expanded values scores every cell as the coarse table did.
+pub fn expand_coarse(coarse: &[i16]) -> Vec<i16> {
+    debug_assert_eq!(coarse.len(), COARSE_COMBO_COUNT);
+    (0..COMBO_COUNT)
+        .map(|c| coarse.get(coarse_combo(c)).copied().unwrap_or(0))
+        .collect()
 }
 
 /// The four patterns of combo `index`, weakest first.
@@ -195,7 +253,10 @@ pub enum WeightsError {
     Incomplete(String),
 }
 
-const HEADER: &str = "wuzi-eval-weights 1";
+/// The first line of a weights file: format 2 names the fine patterns.
+const HEADER: &str = "wuzi-eval-weights 2";
+/// The first line of a weights file of format 1, which names only the coarse patterns.
+const HEADER_COARSE: &str = "wuzi-eval-weights 1";
 
 fn color_name(c: Color) -> &'static str {
     match c {
@@ -211,8 +272,11 @@ fn pattern_name(p: Pattern) -> &'static str {
         Pattern::F1 => "f1",
         Pattern::B2 => "b2",
         Pattern::F2 => "f2",
+        Pattern::F2A => "f2a",
+        Pattern::F2B => "f2b",
         Pattern::B3 => "b3",
         Pattern::F3 => "f3",
+        Pattern::F3S => "f3s",
         Pattern::B4 => "b4",
         Pattern::F4 => "f4",
         Pattern::Five => "five",
@@ -293,19 +357,39 @@ impl Weights {
         Ok(found)
     }
 
-    /// Parses the text form for the rule its `rule` line names.
+    /// Parses the text form for the rule its `rule` line names. A file of format 1 (coarse
+    /// patterns) is read too, its values expanded to the fine combos ([`expand_coarse`]).
     pub fn parse_any(text: &str) -> Result<Weights, WeightsError> {
         let syntax = |line: usize, reason: String| WeightsError::Syntax { line, reason };
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-        match lines.find(|(_, l)| !l.is_empty()) {
-            Some((_, l)) if l == HEADER => {}
+        let coarse = match lines.find(|(_, l)| !l.is_empty()) {
+            Some((_, l)) if l == HEADER => false,
+            Some((_, l)) if l == HEADER_COARSE => true,
             Some((n, l)) => return Err(syntax(n, format!("expected '{HEADER}', found '{l}'"))),
             None => return Err(WeightsError::Incomplete("the file is empty".into())),
-        }
-        let pattern_of = |s: &str| Pattern::ALL.into_iter().find(|&p| pattern_name(p) == s);
-        let combo_index: std::collections::HashMap<[u8; 4], usize> =
-            combos().iter().enumerate().map(|(i, c)| (*c, i)).collect();
+        };
+        // Format 1 names the coarse patterns and keys its combos by their coarse indices.
+        let (names, combo_list, combo_count): (&[Pattern], _, _) = if coarse {
+            (&Pattern::COARSE, coarse_combos(), COARSE_COMBO_COUNT)
+        } else {
+            (&Pattern::ALL, combos(), COMBO_COUNT)
+        };
+        let pattern_of = |s: &str| {
+            names.iter().find(|&&p| pattern_name(p) == s).map(|&p| {
+                if coarse {
+                    p.coarse_index() as u8
+                } else {
+                    p as u8
+                }
+            })
+        };
+        let combo_index: std::collections::HashMap<[u8; 4], usize> = combo_list
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (*c, i))
+            .collect();
         let mut weights = Weights::zero(Rule::Freestyle);
+        weights.cell = [vec![0; combo_count], vec![0; combo_count]];
         let mut seen = HashSet::new();
         let mut found_rule = None;
         for (n, line) in lines {
@@ -340,8 +424,7 @@ impl Weights {
                     let mut key = [0u8; 4];
                     for (slot, w) in key.iter_mut().zip(&words[2..6]) {
                         *slot = pattern_of(w)
-                            .ok_or_else(|| syntax(n, format!("unknown pattern '{w}'")))?
-                            as u8;
+                            .ok_or_else(|| syntax(n, format!("unknown pattern '{w}'")))?;
                     }
                     key.sort_unstable();
                     let index = combo_index[&key];
@@ -376,12 +459,15 @@ impl Weights {
         if found_rule.is_none() {
             return Err(WeightsError::Incomplete("no 'rule' line".into()));
         }
-        let expected = 2 * (COMBO_COUNT + MASK_COUNT);
+        let expected = 2 * (combo_count + MASK_COUNT);
         if seen.len() != expected {
             return Err(WeightsError::Incomplete(format!(
                 "{} of {expected} entries (a file cut short?)",
                 seen.len()
             )));
+        }
+        if coarse {
+            weights.cell = weights.cell.map(|values| expand_coarse(&values));
         }
         Ok(weights)
     }
@@ -501,6 +587,84 @@ mod tests {
         // Every code maps to the combo of its sorted nibbles.
         let code = 0x2_5_1_8u16;
         assert_eq!(combos()[combo(code)], [1, 2, 5, 8]);
+    }
+
+    #[test]
+    fn every_combo_coarsens_to_the_combo_of_its_coarse_patterns() {
+        assert_eq!(coarse_combos().len(), COARSE_COMBO_COUNT);
+        let mut hit = vec![0usize; COARSE_COMBO_COUNT];
+        for c in 0..COMBO_COUNT {
+            let k = coarse_combo(c);
+            hit[k] += 1;
+            let mut want = combo_patterns(c).map(|p| p.coarse_index() as u8);
+            want.sort_unstable();
+            assert_eq!(coarse_combos()[k], want);
+            // A combo of coarse patterns only is the coarse combo of the same patterns.
+            if combo_patterns(c).iter().all(|&p| p.coarse() == p) {
+                assert_eq!(hit[k], 1, "{:?}", combo_patterns(c));
+            }
+        }
+        assert!(hit.iter().all(|&n| n >= 1));
+        let expanded = expand_coarse(&(0..COARSE_COMBO_COUNT as i16).collect::<Vec<_>>());
+        assert!((0..COMBO_COUNT).all(|c| expanded[c] as usize == coarse_combo(c)));
+    }
+
+    /// A weights file of format 1: the coarse pattern names, one value per coarse combo.
+    fn coarse_text(rule: Rule, cell: impl Fn(usize, usize) -> i16, threat: i16) -> String {
+        let mut out = format!("{HEADER_COARSE}\n# an old file\nrule {}\n", rule.name());
+        for color in Color::BOTH {
+            for (k, combo) in coarse_combos().iter().enumerate() {
+                let names: Vec<&str> = combo
+                    .iter()
+                    .map(|&i| pattern_name(Pattern::COARSE[i as usize]))
+                    .collect();
+                let value = cell(color.index(), k);
+                let _ = writeln!(
+                    out,
+                    "cell {} {} {value}",
+                    color_name(color),
+                    names.join(" ")
+                );
+            }
+            for mask in 0..MASK_COUNT {
+                let buckets: Vec<String> =
+                    mask_fields(mask).iter().map(|b| b.to_string()).collect();
+                let _ = writeln!(
+                    out,
+                    "threat {} {} {threat}",
+                    color_name(color),
+                    buckets.join(" ")
+                );
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn format_1_files_load_with_every_combo_valued_as_its_coarse_combo() {
+        let value = |c: usize, k: usize| (k as i16 % 211) * if c == 0 { 1 } else { -1 };
+        let text = coarse_text(Rule::Caro, value, 5);
+        let w = Weights::parse(&text, Rule::Caro).expect("format 1");
+        for c in 0..2 {
+            for i in 0..COMBO_COUNT {
+                assert_eq!(w.cell[c][i], value(c, coarse_combo(i)));
+            }
+        }
+        assert!(w.threat.iter().all(|t| t.iter().all(|&v| v == 5)));
+        // Written again, it is a file of the current format with the same values.
+        let again = w.to_text("converted");
+        assert!(again.starts_with(HEADER));
+        assert_eq!(Weights::parse(&again, Rule::Caro), Ok(w));
+        // Format 1 knows no fine pattern names.
+        let fine = text.replacen(
+            "cell black dead dead dead f2",
+            "cell black dead dead dead f2a",
+            1,
+        );
+        assert!(matches!(
+            Weights::parse(&fine, Rule::Caro),
+            Err(WeightsError::Syntax { .. })
+        ));
     }
 
     #[test]

@@ -15,10 +15,15 @@
 //! File format (text): lines starting with `#` are comments; one line `rule NAME`; then one
 //! line per combo, `COMBO OWN_BLACK THEIRS_BLACK OWN_WHITE THEIRS_WHITE`, every combo exactly
 //! once. Invariants: a table holds every combo for both colours, and its values fit an `i16`.
+//!
+//! Tables of format 1 were keyed by the combos of the twelve coarse line patterns
+//! (`COARSE_COMBO_COUNT` lines). [`OrderTable::parse_coarse`] reads one, each combo taking the
+//! value of the coarse combo it coarsens to, which orders every move as the coarse table did;
+//! `wuzi expand-tables` rewrites such files in the current format.
 
 use std::sync::OnceLock;
 use wuzi_core::{Board, Cell, Color, Rule};
-use wuzi_eval::learned::{combo, COMBO_COUNT};
+use wuzi_eval::learned::{combo, expand_coarse, COARSE_COMBO_COUNT, COMBO_COUNT};
 
 /// Ordering points per unit of the fitted logit.
 pub const ORDER_TEMPERATURE: f64 = 100.0;
@@ -85,8 +90,38 @@ impl OrderTable {
 
     /// Reads a table for `rule` from its text.
     pub fn parse(text: &str, rule: Rule) -> Result<OrderTable, OrderTableError> {
-        let mut table = OrderTable::zero(rule);
-        let mut seen = vec![false; COMBO_COUNT];
+        OrderTable::parse_lines(text, Some(rule), COMBO_COUNT)
+    }
+
+    /// Reads a table for the rule its `rule` line names.
+    pub fn parse_any(text: &str) -> Result<OrderTable, OrderTableError> {
+        OrderTable::parse_lines(text, None, COMBO_COUNT)
+    }
+
+    /// Reads a table of format 1 (one line per coarse combo) for the rule its `rule` line
+    /// names, its values expanded to the combos (`wuzi_eval::learned::expand_coarse`).
+    pub fn parse_coarse(text: &str) -> Result<OrderTable, OrderTableError> {
+        let mut table = OrderTable::parse_lines(text, None, COARSE_COMBO_COUNT)?;
+        for side in [&mut table.own, &mut table.theirs] {
+            for values in side.iter_mut() {
+                *values = expand_coarse(values);
+            }
+        }
+        Ok(table)
+    }
+
+    /// Reads a table of `count` combos, for `wanted` if given (else for its own rule).
+    fn parse_lines(
+        text: &str,
+        wanted: Option<Rule>,
+        count: usize,
+    ) -> Result<OrderTable, OrderTableError> {
+        let mut table = OrderTable {
+            rule: wanted.unwrap_or(Rule::Freestyle),
+            own: [vec![0; count], vec![0; count]],
+            theirs: [vec![0; count], vec![0; count]],
+        };
+        let mut seen = vec![false; count];
         let mut found_rule = None;
         for (n, raw) in text.lines().enumerate() {
             let line = raw.trim();
@@ -102,12 +137,13 @@ impl OrderTable {
                     .trim()
                     .parse()
                     .map_err(|_| bad(&format!("unknown rule {name:?}")))?;
-                if r != rule {
+                if let Some(rule) = wanted.filter(|&rule| rule != r) {
                     return Err(OrderTableError::WrongRule {
                         found: r,
                         wanted: rule,
                     });
                 }
+                table.rule = r;
                 found_rule = Some(r);
                 continue;
             }
@@ -118,7 +154,7 @@ impl OrderTable {
             let c: usize = fields[0]
                 .parse()
                 .ok()
-                .filter(|&c| c < COMBO_COUNT)
+                .filter(|&c| c < count)
                 .ok_or_else(|| bad("bad combo number"))?;
             if seen[c] {
                 return Err(bad("the combo is given twice"));
@@ -192,6 +228,30 @@ mod tests {
             OrderTable::parse(&big, Rule::Renju),
             Err(OrderTableError::Line { .. })
         ));
+    }
+
+    #[test]
+    fn a_table_of_coarse_combos_is_expanded_to_every_combo() {
+        use wuzi_eval::learned::coarse_combo;
+        let mut coarse = String::from("# old\nrule standard\n");
+        for c in 0..COARSE_COMBO_COUNT {
+            coarse.push_str(&format!("{c} {c} {} -{c} 3\n", c % 5));
+        }
+        // The current format wants every combo; format 1 has fewer.
+        assert!(matches!(
+            OrderTable::parse(&coarse, Rule::Standard),
+            Err(OrderTableError::Missing(_))
+        ));
+        let t = OrderTable::parse_coarse(&coarse).expect("format 1");
+        assert_eq!(t.rule, Rule::Standard);
+        for c in 0..COMBO_COUNT {
+            let k = coarse_combo(c) as i16;
+            assert_eq!(
+                [t.own[0][c], t.theirs[0][c], t.own[1][c], t.theirs[1][c]],
+                [k, k % 5, -k, 3]
+            );
+        }
+        assert_eq!(OrderTable::parse_any(&t.to_text("")), Ok(t));
     }
 
     #[test]

@@ -288,7 +288,7 @@ fn caro_four_three_read(board: &Board, us: Color, cell: Cell) -> bool {
     }
     (0..4).any(|dir| {
         dir != four_dir
-            && board.pattern_at(us, cell, dir) == Pattern::F3
+            && board.pattern_at(us, cell, dir).is_open_three()
             && board.completion_cells(us, cell, dir).any(|e| {
                 let after = board.cell_after(us, cell, e);
                 after.pattern(us, dir) == Pattern::F4
@@ -382,7 +382,7 @@ pub fn has_winning_four_three(board: &mut Board, us: Color) -> bool {
 fn renju_black_open_four_holds(board: &Board, cell: Cell) -> bool {
     let black = Color::Black;
     (0..4).any(|dir| {
-        board.pattern_at(black, cell, dir) == Pattern::F3
+        board.pattern_at(black, cell, dir).is_open_three()
             && board
                 .completion_cells(black, cell, dir)
                 .any(|e| renju_black_plain_open_four(board, cell, e, dir))
@@ -551,7 +551,7 @@ fn renju_black_four_three_after_wins(
     }
     (0..4).any(|dir| {
         dir != four_dir
-            && after.pattern(black, dir) == Pattern::F3
+            && after.pattern(black, dir).is_open_three()
             && !board.on_one_line(cell, stone, dir)
             && after
                 .completion_cells(board, black, dir)

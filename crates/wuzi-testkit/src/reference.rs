@@ -70,7 +70,9 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
-/// What `color` makes along this line by placing on the (empty) centre of `w`.
+/// What `color` makes along this line by placing on the (empty) centre of `w`, in the fine
+/// classes: an open three by its number of straight-four points (`F3` one, `F3S` more), an
+/// open two by its number of open-three points (`F2` up to two, `F2A` three, `F2B` more).
 pub fn classify(rule: Rule, color: Color, w: &Window) -> Pattern {
     let mut placed = *w;
     placed[REACH] = LineCell::of(color);
@@ -100,15 +102,23 @@ fn classify_placed(rule: Rule, color: Color, w: &Window, memo: &mut Memo) -> Pat
             .filter(|(_, p)| *p == Pattern::Five)
             .map(|(i, _)| *i)
             .collect();
-        let has = |p: Pattern| after.iter().any(|(_, q)| *q == p);
+        // The points whose stone makes a pattern of coarse class `p` through the centre.
+        let points = |p: Pattern| after.iter().filter(|(_, q)| q.coarse() == p).count();
         match fives.len() {
-            0 if has(Pattern::F4) => Pattern::F3,
-            0 if has(Pattern::B4) => Pattern::B3,
-            0 if has(Pattern::F3) => Pattern::F2,
-            0 if has(Pattern::B3) => Pattern::B2,
-            0 if has(Pattern::F2) => Pattern::F1,
-            0 if has(Pattern::B2) => Pattern::B1,
-            0 => Pattern::Dead,
+            0 => match points(Pattern::F4) {
+                1 => Pattern::F3,
+                2.. => Pattern::F3S,
+                0 if points(Pattern::B4) > 0 => Pattern::B3,
+                0 => match points(Pattern::F3) {
+                    1..=2 => Pattern::F2,
+                    3 => Pattern::F2A,
+                    4.. => Pattern::F2B,
+                    0 if points(Pattern::B3) > 0 => Pattern::B2,
+                    0 if points(Pattern::F2) > 0 => Pattern::F1,
+                    0 if points(Pattern::B2) > 0 => Pattern::B1,
+                    0 => Pattern::Dead,
+                },
+            },
             1 => Pattern::B4,
             2 if fives[1] - fives[0] == 5 => Pattern::F4,
             _ if renju_black => Pattern::FourFour,
