@@ -90,21 +90,22 @@ fn coarse_combos() -> &'static Vec<[u8; 4]> {
     COMBOS.get_or_init(|| multisets(COARSE_PATTERNS as u8))
 }
 
+/// Each multiset of `list` by its position there.
+fn positions(list: &[[u8; 4]]) -> std::collections::HashMap<[u8; 4], usize> {
+    list.iter().enumerate().map(|(i, c)| (*c, i)).collect()
+}
+
 /// Per combo, the coarse combo it coarsens to.
 fn coarse_of_combo() -> &'static [u16] {
     static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let index: std::collections::HashMap<[u8; 4], u16> = coarse_combos()
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (*c, i as u16))
-            .collect();
+        let index = positions(coarse_combos());
         combos()
             .iter()
             .map(|c| {
                 let mut coarse = c.map(|p| Pattern::from_u8(p).coarse_index() as u8);
                 coarse.sort_unstable();
-                index.get(&coarse).copied().unwrap_or(0)
+                index.get(&coarse).map_or(0, |&i| i as u16)
             })
             .collect()
     })
@@ -136,11 +137,7 @@ pub fn combo_patterns(index: usize) -> [Pattern; 4] {
 fn combo_of_code() -> &'static [u16] {
     static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let index: std::collections::HashMap<[u8; 4], u16> = combos()
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (*c, i as u16))
-            .collect();
+        let index = positions(combos());
         (0..1u32 << 16)
             .map(|code| {
                 let mut nibbles = [0, 1, 2, 3].map(|d| ((code >> (4 * d)) & 15) as u8);
@@ -148,7 +145,7 @@ fn combo_of_code() -> &'static [u16] {
                     *n = (*n).min(PATTERNS as u8 - 1);
                 }
                 nibbles.sort_unstable();
-                index.get(&nibbles).copied().unwrap_or(0)
+                index.get(&nibbles).map_or(0, |&i| i as u16)
             })
             .collect()
     })
@@ -383,11 +380,7 @@ impl Weights {
                 }
             })
         };
-        let combo_index: std::collections::HashMap<[u8; 4], usize> = combo_list
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (*c, i))
-            .collect();
+        let combo_index = positions(combo_list);
         let mut weights = Weights::zero(Rule::Freestyle);
         weights.cell = [vec![0; combo_count], vec![0; combo_count]];
         let mut seen = HashSet::new();
