@@ -1,6 +1,7 @@
 //! `wuzi tune-order`: fits the move-ordering table (`wuzi_tune::order`) to the moves the
-//! search found best in a records file, and prints how well the hand-set class ordering and
-//! the fitted table order the training and the held-out positions.
+//! search found best in a records file, and prints how well the hand-set class ordering, the
+//! committed table (when the rule has one) and the fitted table order the training and the
+//! held-out positions.
 
 use clap::Args;
 use std::path::PathBuf;
@@ -101,7 +102,14 @@ fn run_inner(args: &TuneOrderArgs) -> Result<(), TuneError> {
             println!("epoch {epoch:4}: training loss {loss:.4}");
         }
     });
-    for (name, p) in [("class scores", &start), ("fitted", &params)] {
+    let committed = wuzi_search::order_table::OrderTable::committed(args.rule)
+        .map(|t| order::params_of(t, args.rule));
+    let mut rows = vec![("class scores", &start)];
+    if let Some(c) = &committed {
+        rows.push(("committed", c));
+    }
+    rows.push(("fitted", &params));
+    for (name, p) in rows {
         let score = |t: usize, m: [u16; 2]| order::logit(p, t, m);
         show(
             &format!("{name}, fitted set"),

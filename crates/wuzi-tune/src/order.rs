@@ -214,3 +214,18 @@ pub fn table_of(params: &[f64], rule: Rule) -> OrderTable {
     }
     t
 }
+
+/// The parameters of a table: the inverse of `table_of` (ordering points back to logit
+/// units), so a committed table can be scored, or fitted from, like the class scores. For a
+/// rule whose colours share a table, black's half is read.
+pub fn params_of(table: &OrderTable, rule: Rule) -> Params {
+    let mut p = vec![0.0; 4 * COMBO_COUNT];
+    let tables = if shared_colours(rule) { 1 } else { 2 };
+    for colour in 0..tables {
+        for c in 0..COMBO_COUNT as u16 {
+            p[at(colour, 0, c)] = table.own[colour][c as usize] as f64 / ORDER_TEMPERATURE;
+            p[at(colour, 1, c)] = table.theirs[colour][c as usize] as f64 / ORDER_TEMPERATURE;
+        }
+    }
+    p
+}

@@ -4,7 +4,7 @@
 
 use wuzi_core::{Board, Color, Rule};
 use wuzi_search::movepick::{candidates, class_score, Facing};
-use wuzi_search::order_table::OrderTable;
+use wuzi_search::order_table::{OrderTable, ORDER_TEMPERATURE};
 use wuzi_testkit::position::random_positions;
 use wuzi_tune::order::{self, OrderFitConfig};
 use wuzi_tune::record::Record;
@@ -111,4 +111,36 @@ fn the_fit_learns_a_preference_the_class_scores_lack() {
     // The table written from the fit reads back the same.
     let table = order::table_of(&fitted, rule);
     assert_eq!(OrderTable::parse(&table.to_text("test"), rule), Ok(table));
+}
+
+#[test]
+fn a_committed_table_read_back_as_parameters_is_the_same_table() {
+    let mut seen = 0;
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+        let Some(table) = OrderTable::committed(rule) else {
+            continue;
+        };
+        seen += 1;
+        let params = order::params_of(table, rule);
+        assert_eq!(&order::table_of(&params, rule), table, "{rule}");
+        // The logit of a move is its table score in logit units.
+        for board in random_boards(10, rule, 3) {
+            let us = board.side_to_move();
+            let t = if order::shared_colours(rule) {
+                0
+            } else {
+                us.index()
+            };
+            for cell in board.on_board().and_not(&board.occupied()).iter() {
+                let m = [
+                    wuzi_eval::learned::combo(board.pattern_code(us, cell)) as u16,
+                    wuzi_eval::learned::combo(board.pattern_code(us.opponent(), cell)) as u16,
+                ];
+                let logit = order::logit(&params, t, m);
+                let score = table.score(&board, us, cell) as f64 / ORDER_TEMPERATURE;
+                assert!((logit - score).abs() < 1e-9, "{rule}: {logit} vs {score}");
+            }
+        }
+    }
+    assert!(seen >= 1, "no rule has a committed table");
 }
