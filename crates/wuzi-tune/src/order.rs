@@ -33,6 +33,16 @@ pub fn shared_colours(rule: Rule) -> bool {
     rule != Rule::Renju
 }
 
+/// Which table of the fit the colour with index `colour` reads under `rule`: its own, or 0
+/// when the colours share one.
+pub fn table_index(rule: Rule, colour: usize) -> usize {
+    if shared_colours(rule) {
+        0
+    } else {
+        colour
+    }
+}
+
 /// The ordering sample of a record, or `None` when it has no move, its move is not among the
 /// candidates, or it leaves no choice.
 pub fn order_sample(record: &Record) -> Result<Option<OrderSample>, TuneError> {
@@ -46,11 +56,7 @@ pub fn order_sample(record: &Record) -> Result<Option<OrderSample>, TuneError> {
     };
     let facing = Facing::of(&mut board, us);
     let set = candidates(&mut board, us, facing);
-    let table = if shared_colours(record.rule) {
-        0
-    } else {
-        us.index()
-    };
+    let table = table_index(record.rule, us.index());
     let mut moves = Vec::new();
     let mut best_index = None;
     for cell in set.iter() {
@@ -206,7 +212,7 @@ pub fn table_of(params: &[f64], rule: Rule) -> OrderTable {
     let mut t = OrderTable::zero(rule);
     let to_i16 = |x: f64| (x * ORDER_TEMPERATURE).round().clamp(-32768.0, 32767.0) as i16;
     for colour in 0..2 {
-        let table = if shared_colours(rule) { 0 } else { colour };
+        let table = table_index(rule, colour);
         for c in 0..COMBO_COUNT as u16 {
             t.own[colour][c as usize] = to_i16(params[at(table, 0, c)]);
             t.theirs[colour][c as usize] = to_i16(params[at(table, 1, c)]);

@@ -126,11 +126,7 @@ fn a_committed_table_read_back_as_parameters_is_the_same_table() {
         // The logit of a move is its table score in logit units.
         for board in random_boards(10, rule, 3) {
             let us = board.side_to_move();
-            let t = if order::shared_colours(rule) {
-                0
-            } else {
-                us.index()
-            };
+            let t = order::table_index(rule, us.index());
             for cell in board.on_board().and_not(&board.occupied()).iter() {
                 let m = [
                     wuzi_eval::learned::combo(board.pattern_code(us, cell)) as u16,
