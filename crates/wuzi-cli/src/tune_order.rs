@@ -29,12 +29,32 @@ pub struct TuneOrderArgs {
     pub epochs: usize,
     #[arg(long, default_value_t = 0.05)]
     pub learning_rate: f64,
-    /// Weight of the pull back to the hand-set class scores.
+    /// Weight of the pull back to the start.
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
+    /// Where the fit starts and what it is pulled back to: the hand-set class scores, or the
+    /// rule's committed table (a refit that keeps what the earlier data taught).
+    #[arg(long, value_enum, default_value_t = FitStart::Classes)]
+    pub from: FitStart,
     /// Print the loss every this many epochs (0: never).
     #[arg(long, default_value_t = 25)]
     pub report_every: usize,
+}
+
+/// Where `wuzi tune-order` starts its fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FitStart {
+    Classes,
+    Committed,
+}
+
+impl FitStart {
+    fn name(self) -> &'static str {
+        match self {
+            FitStart::Classes => "classes",
+            FitStart::Committed => "committed",
+        }
+    }
 }
 
 /// Runs `wuzi tune-order`; returns the exit code.
@@ -90,21 +110,31 @@ fn run_inner(args: &TuneOrderArgs) -> Result<(), TuneError> {
         train.len(),
         valid.len()
     );
-    let start = order::class_params(args.rule);
+    let classes = order::class_params(args.rule);
+    let committed = wuzi_search::order_table::OrderTable::committed(args.rule)
+        .map(|t| order::params_of(t, args.rule));
+    let start = match (args.from, &committed) {
+        (FitStart::Classes, _) => &classes,
+        (FitStart::Committed, Some(c)) => c,
+        (FitStart::Committed, None) => {
+            return Err(TuneError::Data(format!(
+                "--from committed: rule {} has no committed table",
+                args.rule
+            )))
+        }
+    };
     let config = OrderFitConfig {
         epochs: args.epochs,
         learning_rate: args.learning_rate,
         l2: args.l2,
     };
     let every = args.report_every;
-    let params = order::fit(train, &start, &config, &mut |epoch, loss| {
+    let params = order::fit(train, start, &config, &mut |epoch, loss| {
         if every > 0 && epoch % every == 0 {
             println!("epoch {epoch:4}: training loss {loss:.4}");
         }
     });
-    let committed = wuzi_search::order_table::OrderTable::committed(args.rule)
-        .map(|t| order::params_of(t, args.rule));
-    let mut rows = vec![("class scores", &start)];
+    let mut rows = vec![("class scores", &classes)];
     if let Some(c) = &committed {
         rows.push(("committed", c));
     }
@@ -121,10 +151,11 @@ fn run_inner(args: &TuneOrderArgs) -> Result<(), TuneError> {
         let table = order::table_of(&params, args.rule);
         let comment = format!(
             "The learned move-ordering table of {} (wuzi_search::order_table).\n\
-             Made by: wuzi tune-order --rule {} --epochs {} --learning-rate {} --l2 {} \
-             --validation {} --data <records>\n{} positions fitted.",
+             Made by: wuzi tune-order --rule {} --from {} --epochs {} --learning-rate {} \
+             --l2 {} --validation {} --data <records>\n{} positions fitted.",
             args.rule,
             args.rule,
+            args.from.name(),
             args.epochs,
             args.learning_rate,
             args.l2,
@@ -135,4 +166,92 @@ fn run_inner(args: &TuneOrderArgs) -> Result<(), TuneError> {
         println!("wrote {}", out.display());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tune::{run_datagen, DatagenArgs};
+    use wuzi_search::order_table::OrderTable;
+
+    fn datagen(rule: &str, out: &str) {
+        let args: DatagenArgs = crate::parse_test_args(
+            "datagen",
+            &[
+                "--rule",
+                rule,
+                "--games",
+                "4",
+                "--nodes",
+                "300",
+                "--proven-wins",
+                "--out",
+                out,
+                "--quiet",
+            ],
+        );
+        assert_eq!(run_datagen(&args), 0);
+    }
+
+    #[test]
+    fn a_fit_starts_from_the_table_asked_for() {
+        let dir = wuzi_testkit::scratch(std::env::temp_dir(), "tune-order-cli");
+        let data = dir.join("d.bin");
+        let table = dir.join("t.txt");
+        let (d, t) = (
+            data.to_str().expect("utf-8"),
+            table.to_str().expect("utf-8"),
+        );
+        datagen("freestyle", d);
+        // No epochs: the table written is the start itself.
+        for (from, expected) in [
+            ("committed", OrderTable::committed(Rule::Freestyle).cloned()),
+            (
+                "classes",
+                Some(order::table_of(
+                    &order::class_params(Rule::Freestyle),
+                    Rule::Freestyle,
+                )),
+            ),
+        ] {
+            let args: TuneOrderArgs = crate::parse_test_args(
+                "tune-order",
+                &[
+                    "--rule",
+                    "freestyle",
+                    "--data",
+                    d,
+                    "--from",
+                    from,
+                    "--epochs",
+                    "0",
+                    "--out",
+                    t,
+                ],
+            );
+            assert_eq!(run(&args), 0, "--from {from}");
+            let text = std::fs::read_to_string(&table).expect("table written");
+            let written = OrderTable::parse(&text, Rule::Freestyle).expect("table parses");
+            assert_eq!(Some(written), expected, "--from {from}");
+        }
+        // A rule without a committed table cannot start from one; nothing is written.
+        datagen("caro-exact", d);
+        let _ = std::fs::remove_file(&table);
+        let args: TuneOrderArgs = crate::parse_test_args(
+            "tune-order",
+            &[
+                "--rule",
+                "caro-exact",
+                "--data",
+                d,
+                "--from",
+                "committed",
+                "--out",
+                t,
+            ],
+        );
+        assert_eq!(run(&args), 2);
+        assert!(!table.exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -107,7 +107,7 @@ pub fn class_params(rule: Rule) -> Params {
 pub struct OrderFitConfig {
     pub epochs: usize,
     pub learning_rate: f64,
-    /// Weight of the pull back to the class scores (per parameter, in logit units squared).
+    /// Weight of the pull back to the start (per parameter, in logit units squared).
     pub l2: f64,
 }
 
