@@ -3,7 +3,7 @@
 //! committed table (when the rule has one) and the fitted table order the training and the
 //! held-out positions.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use wuzi_core::Rule;
 use wuzi_tune::order::{self, OrderFitConfig, OrderQuality, OrderSample};
@@ -46,15 +46,6 @@ pub struct TuneOrderArgs {
 pub enum FitStart {
     Classes,
     Committed,
-}
-
-impl FitStart {
-    fn name(self) -> &'static str {
-        match self {
-            FitStart::Classes => "classes",
-            FitStart::Committed => "committed",
-        }
-    }
 }
 
 /// Runs `wuzi tune-order`; returns the exit code.
@@ -149,13 +140,19 @@ fn run_inner(args: &TuneOrderArgs) -> Result<(), TuneError> {
     }
     if let Some(out) = &args.out {
         let table = order::table_of(&params, args.rule);
+        // The name clap parses for `--from`, so the recorded command can be run again.
+        let from = args
+            .from
+            .to_possible_value()
+            .map(|v| v.get_name().to_owned())
+            .unwrap_or_default();
         let comment = format!(
             "The learned move-ordering table of {} (wuzi_search::order_table).\n\
              Made by: wuzi tune-order --rule {} --from {} --epochs {} --learning-rate {} \
              --l2 {} --validation {} --data <records>\n{} positions fitted.",
             args.rule,
             args.rule,
-            args.from.name(),
+            from,
             args.epochs,
             args.learning_rate,
             args.l2,
@@ -231,6 +228,10 @@ mod tests {
             );
             assert_eq!(run(&args), 0, "--from {from}");
             let text = std::fs::read_to_string(&table).expect("table written");
+            assert!(
+                text.contains(&format!("--from {from} ")),
+                "the recorded command names its start: {text}"
+            );
             let written = OrderTable::parse(&text, Rule::Freestyle).expect("table parses");
             assert_eq!(Some(written), expected, "--from {from}");
         }
