@@ -140,12 +140,11 @@ pub const LMR_DEEPER_MARGIN: i32 = 240;
 pub const LMR_DEEPER_PER_PLY: i32 = 77;
 pub const LMR_DEEPER_MAX: i32 = plies(5, 0);
 pub const LMR_SHALLOWER_PER_PLY: i32 = 7;
-/// A non-PV cut node whose value is this far above beta (more with depth and when a threat
-/// stands) will probably fail high: its moves are reduced a ply more, except a line of
-/// fours, which is extended.
+/// A non-PV cut node whose value is this far above beta (more with depth) will probably fail
+/// high: its moves are reduced a ply more, except a line of fours, which is extended. A
+/// threatened node has no value of its own (step 5 of the node), so it never qualifies.
 pub const FAIL_HIGH_MARGIN_BIAS: i32 = -63;
 pub const FAIL_HIGH_MARGIN_PER_PLY: i32 = 105;
-pub const FAIL_HIGH_MARGIN_THREATENED: i32 = 609;
 
 /// Distance (Chebyshev, in cells) beyond which a move is far from a side's last move.
 pub const FAR_DISTANCE: usize = 4;

@@ -343,10 +343,7 @@ impl Thread<'_> {
             && !is_pv
             && cut_node
             && eval.is_some_and(|e| {
-                let margin = FAIL_HIGH_MARGIN_BIAS
-                    + FAIL_HIGH_MARGIN_PER_PLY * depth / PLY
-                    + FAIL_HIGH_MARGIN_THREATENED * (facing != Facing::Nothing) as i32;
-                e >= beta + margin
+                e >= beta + FAIL_HIGH_MARGIN_BIAS + FAIL_HIGH_MARGIN_PER_PLY * depth / PLY
             });
         let mut ctx = NodeContext {
             ply,
