@@ -200,6 +200,11 @@ impl Thread<'_> {
                 let gap = (depth - reduced) / PLY;
                 if score > alpha + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * gap {
                     depth += PLY;
+                    if score > alpha + LMR_EVEN_DEEPER_MARGIN + LMR_EVEN_DEEPER_PER_PLY * gap
+                        && self.frame(ctx.ply).extra_extension < LMR_DEEPER_MAX
+                    {
+                        depth += PLY;
+                    }
                 } else if score < best + LMR_SHALLOWER_PER_PLY * depth / PLY {
                     depth -= PLY;
                 }
