@@ -140,9 +140,11 @@ pub const LMR_DEEPER_MARGIN: i32 = 240;
 pub const LMR_DEEPER_PER_PLY: i32 = 77;
 pub const LMR_DEEPER_MAX: i32 = plies(5, 0);
 /// A reduced search that fails high by this much more (plus per ply of reduction) goes a
-/// second ply deeper, while the line's extensions stay under [`LMR_DEEPER_MAX`].
-pub const LMR_EVEN_DEEPER_MARGIN: i32 = 2_440;
-pub const LMR_EVEN_DEEPER_PER_PLY: i32 = 182;
+/// second ply deeper, while the line's extensions stay under [`LMR_DEEPER_MAX`]. Half the
+/// classical engine's margin on wuzi's scale: +25 Elo over it in 400 games of freestyle
+/// self-play (`docs/journal/search.md`).
+pub const LMR_EVEN_DEEPER_MARGIN: i32 = 1_220;
+pub const LMR_EVEN_DEEPER_PER_PLY: i32 = 91;
 pub const LMR_SHALLOWER_PER_PLY: i32 = 7;
 /// A non-PV cut node whose value is this far above beta (more with depth) will probably fail
 /// high: its moves are reduced a ply more, except a line of fours, which is extended. A
