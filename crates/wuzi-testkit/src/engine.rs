@@ -51,12 +51,7 @@ impl Engine {
     /// Any engine program with command-line arguments, sending `eol` after each line.
     pub fn spawn_program_with_args(program: &Path, args: &[&str], eol: &'static str) -> Engine {
         let spawned = Instant::now();
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let mut child = spawn_when_not_busy(program, args)
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
         let stdin = child.stdin.take();
         let mut stdout = child.stdout.take().expect("stdout");
@@ -323,6 +318,30 @@ impl Engine {
             if done {
                 return Some(out);
             }
+        }
+    }
+}
+
+/// Starts `program`, trying again while the kernel says its file is busy. A test that copies
+/// the engine before starting it races the other test threads: a child forked by one of them
+/// holds the copy's write handle from fork until exec, and exec of a file open for writing
+/// fails with ETXTBSY. The handle goes at that child's exec, within milliseconds.
+fn spawn_when_not_busy(program: &Path, args: &[&str]) -> std::io::Result<Child> {
+    const ETXTBSY: i32 = 26;
+    let mut tries = 0;
+    loop {
+        let result = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn();
+        match result {
+            Err(e) if cfg!(unix) && e.raw_os_error() == Some(ETXTBSY) && tries < 100 => {
+                tries += 1;
+                thread::sleep(Duration::from_millis(10));
+            }
+            other => return other,
         }
     }
 }
